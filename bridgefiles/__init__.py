@@ -1,0 +1,32 @@
+"""bridgefiles: read, validate, score and rewrite contract-bridge deal files (PBN, LIN).
+
+    import bridgefiles as bf
+    for board in bf.read("event.pbn"):
+        print(board.label, board.contract, board.declarer)
+"""
+
+from bridgefiles.api import dumps, iter_dumps, load, loads, read, score, validate, write
+from bridgefiles.errors import BridgeFileError, StrictModeError, UnreadableInputError
+from bridgefiles.model import Board, BridgeFile
+from bridgefiles.model.diagnostic import Diagnostic, Severity
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "BridgeFile",
+    "BridgeFileError",
+    "Diagnostic",
+    "Severity",
+    "StrictModeError",
+    "UnreadableInputError",
+    "__version__",
+    "dumps",
+    "iter_dumps",
+    "load",
+    "loads",
+    "read",
+    "score",
+    "validate",
+    "write",
+]

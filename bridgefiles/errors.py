@@ -1,0 +1,28 @@
+"""The one exception the library lets escape (DESIGN invariant 3)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bridgefiles.model.diagnostic import Diagnostic
+
+
+class BridgeFileError(Exception):
+    """Raised for unreadable input, and in strict mode for the first error found.
+
+    Carries the diagnostic that caused it when there is one, so callers can show
+    the same `file:line:col` text the lenient reader would have collected.
+    """
+
+    def __init__(self, message: str, diagnostic: Diagnostic | None = None) -> None:
+        super().__init__(message)
+        self.diagnostic = diagnostic
+
+
+class UnreadableInputError(BridgeFileError):
+    """The input cannot be read at all (missing file, unknown format, I/O failure)."""
+
+
+class StrictModeError(BridgeFileError):
+    """An error diagnostic met while reading or validating with ``strict=True``."""

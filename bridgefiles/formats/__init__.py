@@ -1,0 +1,1 @@
+"""File formats: the registry, decoding, and one package per format."""

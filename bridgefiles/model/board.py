@@ -1,0 +1,315 @@
+"""A board (a PBN game, a LIN board): tags, deal, auction, play, tables, commentary.
+
+The board is format-neutral and uses PBN's tag vocabulary for its metadata:
+``tags`` keeps every identification tag in file order, known or not, with the
+value as written; the structured views (``deal``, ``dealer``, ``contract``, ...)
+are parsed from them on demand. The auction and play sections and the tables
+are structured fields. ``source`` keeps the text as read so a board that was
+not changed can be written back byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from bridgefiles.model.annotations import Comment
+from bridgefiles.model.auction import Auction
+from bridgefiles.model.calls import Contract
+from bridgefiles.model.deal import Deal
+from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.model.play import Play
+from bridgefiles.model.seats import Seat, Side, Vulnerability
+
+
+class TagPair(BaseModel):
+    """``[Name "value"]``. ``value`` is the value in use (escapes undone, ``#``/``##``
+    resolved); ``raw`` is the string as written between the quotes when it differs."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    value: str
+    raw: str | None = None
+    comments: tuple[Comment, ...] = ()
+    section: tuple[str, ...] = ()  # section data after a tag we do not know (kept verbatim)
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def written(self) -> str:
+        """The value as it stood in the file (``#``, ``##x`` or escaped text)."""
+        return self.raw if self.raw is not None else self.value
+
+    @property
+    def inherited(self) -> bool:
+        return self.raw is not None and self.raw.startswith("#")
+
+
+class Column(BaseModel):
+    """A table column: ``[+|-]name[\\width[L|R]]`` (PBN 11.1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    order: str = ""  # "+" descending, "-" ascending, "" none claimed
+    width: int | None = None
+    align: str | None = None  # "L", "R" or None
+
+    @property
+    def spec(self) -> str:
+        text = f"{self.order}{self.name}"
+        if self.width is not None:
+            text += f"\\{self.width}{self.align or ''}"
+        return text
+
+
+class Table(BaseModel):
+    """A supplemental section whose tag value declares its columns (ScoreTable, ...)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[str, ...], ...] = ()
+    raw: str | None = None  # the tag value as written, when it differs from the specs
+    comments: tuple[Comment, ...] = ()
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def header(self) -> str:
+        return ";".join(c.spec for c in self.columns)
+
+    def column_index(self, name: str) -> int | None:
+        for i, c in enumerate(self.columns):
+            if c.name == name:
+                return i
+        return None
+
+    def records(self) -> list[dict[str, str]]:
+        names = [c.name for c in self.columns]
+        return [dict(zip(names, row, strict=False)) for row in self.rows]
+
+
+class EscapeLine(BaseModel):
+    """A ``%`` line, kept verbatim where it stood."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str  # without the leading '%'
+    line: int | None = None
+
+
+class Extra(BaseModel):
+    """Something of a format that the board model has no field for, kept to write back.
+
+    LIN movie and display commands (``at``, ``nt``, ``hc``, ...) and anything not
+    understood are kept here in order, with the position among the other commands.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    format: str
+    key: str
+    value: str
+    position: int | None = None
+    line: int | None = None
+    column: int | None = None
+
+
+class Result(BaseModel):
+    """A PBN ``Result`` value: declarer's tricks, or a side's, with the ``^`` mark."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tricks: int | None = None  # declarer's tricks (bare form)
+    ns: int | None = None
+    ew: int | None = None
+    disputed: bool = False  # '^': the agreed result differs from the tricks won
+
+    @classmethod
+    def parse(cls, text: str) -> Result:
+        t = text.strip()
+        disputed = t.startswith("^")
+        if disputed:
+            t = t[1:].strip()
+        if re.fullmatch(r"\d{1,2}", t):
+            n = int(t)
+            if n > 13:
+                raise ValueError(f"more than 13 tricks: {text!r}")
+            return cls(tricks=n, disputed=disputed)
+        m = re.fullmatch(r"(NS|EW)\s+(\d{1,2})(?:\s+(NS|EW)\s+(\d{1,2}))?", t, re.IGNORECASE)
+        if not m:
+            raise ValueError(f"not a result: {text!r}")
+        values: dict[str, int] = {m.group(1).upper(): int(m.group(2))}
+        if m.group(3):
+            if m.group(3).upper() == m.group(1).upper():
+                raise ValueError(f"a side is given twice: {text!r}")
+            values[m.group(3).upper()] = int(m.group(4))
+        if any(v > 13 for v in values.values()) or sum(values.values()) > 13:
+            raise ValueError(f"more than 13 tricks: {text!r}")
+        return cls(ns=values.get("NS"), ew=values.get("EW"), disputed=disputed)
+
+    def declarer_tricks(self, declarer: Seat | None) -> int | None:
+        """Declarer's tricks; a single side's count implies the other side has the rest."""
+        if self.tricks is not None:
+            return self.tricks
+        if declarer is None:
+            return None
+        side = declarer.side
+        mine = self.ns if side is Side.NS else self.ew
+        theirs = self.ew if side is Side.NS else self.ns
+        if mine is not None:
+            return mine
+        if theirs is not None:
+            return 13 - theirs
+        return None
+
+
+_UNKNOWN = ("", "?")
+
+
+class Board(BaseModel):
+    """One board of a file, lenient: any field may be missing or unreadable.
+
+    Values that could not be read are ``None`` on the structured views, and the
+    reader has put a diagnostic in ``diagnostics`` saying why.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    tags: tuple[TagPair, ...] = ()
+    auction: Auction | None = None
+    play: Play | None = None
+    tables: tuple[Table, ...] = ()
+    comments: tuple[Comment, ...] = ()  # commentary before the first tag: the game's own
+    escapes: tuple[EscapeLine, ...] = ()  # % lines inside the game
+    extras: tuple[Extra, ...] = ()
+    format: str | None = None  # "pbn" or "lin": where it was read from
+    index: int = 0  # position in its file, from 0
+    line: int | None = None  # first line of the board in its file
+    source: str | None = None  # the text as read (layout="preserve"); None once changed
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    # -- tags -----------------------------------------------------------------
+    def tag(self, name: str) -> str | None:
+        """The value in use of tag ``name`` (first one wins, PBN 2.6), or None."""
+        for t in self.tags:
+            if t.name == name:
+                return t.value
+        return None
+
+    def tag_pair(self, name: str) -> TagPair | None:
+        for t in self.tags:
+            if t.name == name:
+                return t
+        return None
+
+    def with_tag(self, name: str, value: str) -> Board:
+        """A copy with tag ``name`` set (replaced in place, or appended)."""
+        tags = list(self.tags)
+        for i, t in enumerate(tags):
+            if t.name == name:
+                tags[i] = t.model_copy(update={"value": value, "raw": None})
+                break
+        else:
+            tags.append(TagPair(name=name, value=value))
+        return self.replace(tags=tuple(tags))
+
+    def replace(self, **changes: Any) -> Board:
+        """A changed copy. The text as read no longer describes it, so ``source`` is dropped."""
+        changes.setdefault("source", None)
+        return self.model_copy(update=changes)
+
+    # -- structured views of the tags ------------------------------------------
+    @property
+    def board_number(self) -> str | None:
+        v = self.tag("Board")
+        return v if v not in (None, "", "?") else None
+
+    @cached_property
+    def dealer(self) -> Seat | None:
+        v = self.tag("Dealer")
+        try:
+            return Seat.parse(v) if v not in (None, *_UNKNOWN) else None
+        except ValueError:
+            return None
+
+    @cached_property
+    def vulnerable(self) -> Vulnerability | None:
+        v = self.tag("Vulnerable")
+        try:
+            return Vulnerability.parse(v) if v not in (None, *_UNKNOWN) else None
+        except ValueError:
+            return None
+
+    @cached_property
+    def deal(self) -> Deal | None:
+        v = self.tag("Deal")
+        try:
+            return Deal.parse(v) if v not in (None, *_UNKNOWN) else None
+        except ValueError:
+            return None
+
+    @cached_property
+    def contract(self) -> Contract | None:
+        v = self.tag("Contract")
+        try:
+            return Contract.parse(v) if v not in (None, *_UNKNOWN) else None
+        except ValueError:
+            return None
+
+    @cached_property
+    def declarer(self) -> Seat | None:
+        """The seat that played the hand; for ``^X`` that is X (the irregular declarer)."""
+        v = self.tag("Declarer")
+        if v is None:
+            return None
+        v = v.strip().lstrip("^")
+        try:
+            return Seat.parse(v) if v not in _UNKNOWN else None
+        except ValueError:
+            return None
+
+    @property
+    def declarer_swapped(self) -> bool:
+        """PBN ``Declarer "^X"``: declarer and dummy swapped (PBN 8E)."""
+        v = self.tag("Declarer")
+        return v is not None and v.strip().startswith("^")
+
+    @cached_property
+    def result(self) -> Result | None:
+        v = self.tag("Result")
+        try:
+            return Result.parse(v) if v not in (None, *_UNKNOWN) else None
+        except ValueError:
+            return None
+
+    @property
+    def declarer_tricks(self) -> int | None:
+        """Declarer's tricks according to the Result tag."""
+        r = self.result
+        return r.declarer_tricks(self.declarer) if r is not None else None
+
+    @property
+    def room(self) -> str | None:
+        return self.tag("Room")
+
+    def player(self, seat: Seat) -> str | None:
+        return self.tag(seat.full_name)
+
+    def table(self, name: str) -> Table | None:
+        for t in self.tables:
+            if t.name == name:
+                return t
+        return None
+
+    @property
+    def label(self) -> str:
+        """How to name the board in messages: ``board 4 (Open)``."""
+        text = f"board {self.board_number}" if self.board_number else f"game {self.index + 1}"
+        return f"{text} ({self.room})" if self.room else text

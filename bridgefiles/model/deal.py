@@ -1,0 +1,179 @@
+"""Hands and deals, including partial deals (unknown hands) and end positions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from pydantic import BaseModel, ConfigDict
+
+from bridgefiles.model.cards import ALL_CARDS, RANK_CHARS, SUITS_DESCENDING, Card, Rank, Suit
+from bridgefiles.model.seats import ROTATION, Seat, rotation_from
+
+
+class Hand(BaseModel):
+    """The cards one player holds, kept sorted (spades first, high to low)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cards: tuple[Card, ...] = ()
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> Hand:
+        ordered = sorted(cards, key=lambda c: (-c.suit.order, -c.rank.value))
+        return cls.model_construct(cards=tuple(ordered))
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        """``AKQ.JT9.876.5432`` (spades.hearts.diamonds.clubs); ranks in any order or case."""
+        parts = text.strip().split(".")
+        if len(parts) != 4:
+            raise ValueError(f"a hand needs four suits separated by dots: {text!r}")
+        cards: list[Card] = []
+        for suit, ranks in zip(SUITS_DESCENDING, parts, strict=True):
+            body = ranks.upper().replace("10", "T")
+            for ch in body:
+                cards.append(Card.of(suit, Rank.parse(ch)))
+        return cls.of(cards)
+
+    def suit(self, suit: Suit) -> tuple[Card, ...]:
+        return tuple(c for c in self.cards if c.suit is suit)
+
+    def has_suit(self, suit: Suit) -> bool:
+        return any(c.suit is suit for c in self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:  # type: ignore[override]
+        return iter(self.cards)
+
+    def __contains__(self, card: object) -> bool:
+        return card in self.cards
+
+    @property
+    def pbn(self) -> str:
+        """PBN text with ranks in descending order."""
+        return ".".join(
+            "".join(c.rank.char for c in self.cards if c.suit is s) for s in SUITS_DESCENDING
+        )
+
+    @property
+    def hcp(self) -> int:
+        return sum(max(0, c.rank.value - 10) for c in self.cards)
+
+    def __str__(self) -> str:
+        return self.pbn
+
+
+class Deal(BaseModel):
+    """Up to four hands. A hand that is not given is ``None``.
+
+    ``first`` is the seat the source text started with (PBN ``Deal "W:..."``); it
+    is kept so the text can be written back as read.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    hands: dict[Seat, Hand | None]
+    first: Seat = Seat.N
+
+    @classmethod
+    def parse(cls, text: str) -> Deal:
+        """PBN ``Deal`` value ``"N:hand hand hand hand"``, ``-`` for an unknown hand.
+
+        Raises ValueError for text that is not a deal; card counts and repeated
+        cards are checked by :meth:`problems`, so a reader can report them.
+        """
+        t = text.strip()
+        if len(t) < 2 or t[1] != ":":
+            raise ValueError(f"a deal starts with a seat and a colon: {text!r}")
+        first = Seat.parse(t[0])
+        parts = t[2:].split()
+        if len(parts) > 4 or not parts:
+            raise ValueError(f"a deal has four hands: {text!r}")
+        hands: dict[Seat, Hand | None] = dict.fromkeys(ROTATION)
+        for seat, part in zip(rotation_from(first), parts, strict=False):
+            hands[seat] = None if part == "-" else Hand.parse(part)
+        return cls(hands=hands, first=first)
+
+    def hand(self, seat: Seat) -> Hand | None:
+        return self.hands.get(seat)
+
+    def pbn(self, first: Seat | None = None) -> str:
+        """PBN text starting with ``first`` (the dealer in export format)."""
+        start = first or self.first
+        body = []
+        for seat in rotation_from(start):
+            h = self.hands.get(seat)
+            body.append("-" if h is None else h.pbn)
+        return f"{start.value}:" + " ".join(body)
+
+    @property
+    def known_seats(self) -> tuple[Seat, ...]:
+        return tuple(s for s in ROTATION if self.hands.get(s) is not None)
+
+    @property
+    def is_complete(self) -> bool:
+        """Four hands of 13 cards each."""
+        return all((h := self.hands.get(s)) is not None and len(h) == 13 for s in ROTATION)
+
+    @property
+    def hand_size(self) -> int | None:
+        sizes = {len(h) for h in self.hands.values() if h is not None}
+        return sizes.pop() if len(sizes) == 1 else None
+
+    @property
+    def is_end_position(self) -> bool:
+        size = self.hand_size
+        return size is not None and size < 13
+
+    def unassigned(self) -> frozenset[Card]:
+        """The cards no given hand holds: the pool for the hands not given."""
+        held = {c for h in self.hands.values() if h is not None for c in h.cards}
+        return frozenset(c for c in ALL_CARDS if c not in held)
+
+    def completed(self) -> Deal:
+        """With exactly one 13-card hand missing, the deal with that hand filled in.
+
+        Used where a format implies the last hand (LIN's three-hand ``md``); any
+        other deal comes back unchanged.
+        """
+        missing = [s for s in ROTATION if self.hands.get(s) is None]
+        known = [h for h in self.hands.values() if h is not None]
+        if len(missing) != 1 or any(len(h) != 13 for h in known):
+            return self
+        hands = dict(self.hands)
+        hands[missing[0]] = Hand.of(self.unassigned())
+        return self.model_copy(update={"hands": hands})
+
+    def problems(self) -> list[str]:
+        """What is wrong with the deal as a deal (PBN section 4.1), empty when it is sound."""
+        out: list[str] = []
+        given = [(s, h) for s in ROTATION if (h := self.hands.get(s)) is not None]
+        if not given:
+            out.append("no hand is given")
+            return out
+        for seat, hand in given:
+            if len(hand) > 13:
+                out.append(f"{seat.full_name} holds {len(hand)} cards")
+        if len({len(h) for _, h in given}) > 1:
+            counts = ", ".join(f"{s.full_name} {len(h)}" for s, h in given)
+            out.append(f"hands hold different numbers of cards ({counts})")
+        seen: dict[Card, Seat] = {}
+        for seat, hand in given:
+            prev: Card | None = None
+            for card in hand.cards:
+                if card == prev:
+                    out.append(f"{card} appears twice in {seat.full_name}'s hand")
+                elif card in seen and seen[card] is not seat:
+                    other = seen[card].full_name
+                    out.append(f"{card} is in both {other}'s and {seat.full_name}'s hands")
+                seen[card] = seat
+                prev = card
+        return out
+
+    def __str__(self) -> str:
+        return self.pbn()
+
+
+RANKS_DESCENDING = RANK_CHARS[::-1]

@@ -1,0 +1,101 @@
+"""The play as recorded: cards by seat column, a trick a row, as PBN lays it out.
+
+Columns are fixed by seat, starting with ``first`` (the Play tag's seat); the
+player who leads each trick after the first is the winner of the previous one.
+LIN's chronological cards are placed into the same columns by the LIN reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict
+
+from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment, Note
+from bridgefiles.model.cards import Card, Strain, Suit
+from bridgefiles.model.seats import Seat
+
+
+class Slot(str, Enum):
+    CARD = "card"  # a card was played
+    UNKNOWN = "-"  # unknown, irrelevant or not played (yet)
+    NEXT = "+"  # the next card still to be played
+
+
+class PlayedCard(BaseModel):
+    """One position of a trick, in its seat's column."""
+
+    model_config = ConfigDict(frozen=True)
+
+    slot: Slot = Slot.CARD
+    card: Card | None = None
+    revoke: bool = False  # PBN ^R: a revoke not noticed in time
+    lead_out_of_turn: bool = False  # PBN ^L: a lead out of turn, accepted
+    annotations: Annotations = NO_ANNOTATIONS
+    line: int | None = None
+    column: int | None = None
+
+
+class PlayEnd(str, Enum):
+    OPEN = ""  # play recorded to its end, or to be continued
+    STOPPED = "*"  # claim, concession or abandoned play: Result gives the outcome
+
+
+class Claim(BaseModel):
+    """A claim or concession: declarer's side's total tricks (LIN ``mc``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tricks: int
+    raw: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+
+class Play(BaseModel):
+    """Cards in seat columns: ``slots[4*t + k]`` is trick ``t+1``, seat ``first.offset(k)``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    first: Seat
+    slots: tuple[PlayedCard, ...] = ()
+    end: PlayEnd = PlayEnd.OPEN
+    end_annotations: Annotations = NO_ANNOTATIONS
+    claim: Claim | None = None
+    notes: tuple[Note, ...] = ()
+    comments: tuple[Comment, ...] = ()
+    line: int | None = None
+    column: int | None = None
+
+    def tricks(self) -> list[dict[Seat, PlayedCard]]:
+        """The recorded tricks, each a mapping seat -> slot (seats without a token absent)."""
+        out: list[dict[Seat, PlayedCard]] = []
+        for i, slot in enumerate(self.slots):
+            if i % 4 == 0:
+                out.append({})
+            out[-1][self.first.offset(i % 4)] = slot
+        return out
+
+    def note(self, index: int) -> Note | None:
+        for n in self.notes:
+            if n.index == index:
+                return n
+        return None
+
+
+def trick_winner(leader: Seat, cards: Sequence[Card], strain: Strain | None) -> Seat:
+    """Who wins a trick of cards played in order from ``leader`` (Law 44).
+
+    The highest trump wins; without trumps, the highest card of the suit led.
+    """
+    trump: Suit | None = strain.trump if strain is not None else None
+    best = 0
+    for i in range(1, len(cards)):
+        c, b = cards[i], cards[best]
+        if c.suit is b.suit:
+            if c.rank > b.rank:
+                best = i
+        elif c.suit is trump:
+            best = i
+    return leader.offset(best)
