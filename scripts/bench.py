@@ -1,0 +1,176 @@
+"""Benchmark: boards/s and peak memory for read, validate and convert (DESIGN: Performance).
+
+Each measurement runs in a fresh subprocess so its peak memory (ru_maxrss) is its own.
+Speed is reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WORKERS: dict[str, str] = {
+    "scan": """
+n = 0
+with open(path, "rb") as f:
+    for line in f:
+        if line.startswith((b"[Board ", b"qx|", b"pn|")):
+            n += 1
+""",
+    "read": """
+import bridgefiles as bf
+n = sum(1 for _ in bf.read(path))
+""",
+    "validate": """
+import bridgefiles as bf
+from bridgefiles.validate import validate_board
+n = 0
+for board in bf.read(path):
+    validate_board(board)
+    n += 1
+""",
+    "convert-pbn": """
+import bridgefiles as bf, os
+n = 0
+def counted():
+    global n
+    for b in bf.read(path):
+        n += 1
+        yield b
+bf.write(counted(), out, "pbn")
+""",
+    "convert-lin": """
+import bridgefiles as bf
+n = 0
+def counted():
+    global n
+    for b in bf.read(path):
+        n += 1
+        yield b
+bf.write(counted(), out, "lin")
+""",
+    "convert-json": """
+import bridgefiles as bf
+n = 0
+def counted():
+    global n
+    for b in bf.read(path):
+        n += 1
+        yield b
+bf.write(counted(), out, "json")
+""",
+    "endplay": """
+from endplay.parsers import pbn as endplay_pbn
+with open(path) as f:
+    n = len(endplay_pbn.load(f))
+""",
+    "endplay-lin": """
+from endplay.parsers import lin as endplay_lin
+with open(path) as f:
+    n = len(endplay_lin.load(f))
+""",
+}
+
+_HARNESS = """
+import resource, sys, time, json
+path, out = sys.argv[1], sys.argv[2]
+t0 = time.perf_counter()
+{body}
+dt = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"boards": n, "seconds": dt, "peak_kib": peak}}))
+"""
+
+
+def measure(kind: str, path: Path, workdir: Path) -> dict[str, float] | str:
+    code = _HARNESS.format(body=WORKERS[kind])
+    out = workdir / f"out-{kind}"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(path), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        return last[:100]
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def have(module: str) -> bool:
+    probe = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True)
+    return probe.returncode == 0
+
+
+def generate(workdir: Path, boards: int) -> tuple[Path, Path]:
+    from bridgefiles.synthetic import generate as gen
+    from bridgefiles.synthetic import to_lin, to_pbn
+
+    pbn = workdir / f"event-{boards}.pbn"
+    lin = workdir / f"event-{boards}.lin"
+    with open(pbn, "w", encoding="utf-8", newline="\r\n") as f:
+        for text in to_pbn(gen(boards, seed=7)):
+            f.write(text)
+    with open(lin, "w", encoding="utf-8") as f:
+        for text in to_lin(gen(boards, seed=7)):
+            f.write(text)
+    return pbn, lin
+
+
+def row(label: str, result: dict[str, float] | str) -> str:
+    if isinstance(result, str):
+        return f"  {label:<22} {'-':>10} {'-':>10}   ({result})"
+    rate = result["boards"] / result["seconds"] if result["seconds"] else float("inf")
+    return (
+        f"  {label:<22} {rate:>10,.0f} {result['peak_kib'] / 1024:>9.1f}M"
+        f"   ({int(result['boards'])} boards in {result['seconds']:.2f}s)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--boards", default="2000,10000",
+                        help="comma-separated event sizes (default 2000,10000)")
+    parser.add_argument("--only", default=None, help="comma-separated measurements to run")
+    args = parser.parse_args()
+    sizes = [int(x) for x in args.boards.split(",")]
+    kinds = ["scan", "read", "validate", "convert-pbn", "convert-lin", "convert-json"]
+    if args.only:
+        kinds = [k for k in args.only.split(",")]
+    endplay = have("endplay")
+    started = time.time()
+    print(f"bridgefiles benchmark (python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+    print(f"  {'measurement':<22} {'boards/s':>10} {'peak RSS':>10}")
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        for size in sizes:
+            pbn, lin = generate(workdir, size)
+            print(f"\nPBN, {size} boards ({pbn.stat().st_size / 1e6:.1f} MB)")
+            for kind in kinds:
+                print(row(kind, measure(kind, pbn, workdir)), flush=True)
+            if endplay:
+                print(row("endplay (PBN)", measure("endplay", pbn, workdir)), flush=True)
+            print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
+            for kind in ("scan", "read", "validate", "convert-pbn"):
+                if kind in kinds:
+                    print(row(kind, measure(kind, lin, workdir)), flush=True)
+            if endplay:
+                print(row("endplay (LIN)", measure("endplay-lin", lin, workdir)), flush=True)
+    if not endplay:
+        print("\n(endplay not installed: `.venv/bin/pip install endplay` to compare)")
+    print(f"\ndone in {time.time() - started:.0f}s")
+
+
+if __name__ == "__main__":
+    main()
