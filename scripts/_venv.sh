@@ -5,7 +5,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 PY="${PYTHON:-python3}"
 stamp="$VENV/.bridgefiles-installed"
-want="$(cat "$ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+want="$(cat "$ROOT/pyproject.toml" "$ROOT/setup.py" | sha256sum | cut -d' ' -f1)"
 if [ ! -x "$VENV/bin/python" ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     echo "setting up $VENV (first use or pyproject.toml changed)..." >&2
     "$PY" -m venv "$VENV"
