@@ -1,0 +1,143 @@
+"""Checks the validator runs on a board: Law 2 conditions and the Score tag (Law 77).
+
+They only compare and report; nothing is changed here (DESIGN invariant 5).
+"""
+
+from __future__ import annotations
+
+from bridgefiles.model.board import Board
+from bridgefiles.model.calls import Contract
+from bridgefiles.model.diagnostic import Diagnostic, error, warning
+from bridgefiles.model.seats import Seat, Side
+from bridgefiles.scoring.board import board_dealer, board_vulnerability, parse_board_number
+from bridgefiles.scoring.duplicate import contract_score
+from bridgefiles.scoring.method import parse_scoring
+from bridgefiles.scoring.values import SidedValue
+
+
+def board_diagnostics(board: Board) -> list[Diagnostic]:
+    """``board-mismatch`` warnings: Dealer or Vulnerable unlike Law 2 for the board number."""
+    number = parse_board_number(board.board_number)
+    if number is None:
+        return []
+    out: list[Diagnostic] = []
+    dealer, vul = board.dealer, board.vulnerable
+    if dealer is not None and dealer is not board_dealer(number):
+        pair = board.tag_pair("Dealer")
+        out.append(
+            warning(
+                "board-mismatch",
+                f"Dealer {dealer.value} on board {number}; Law 2 gives "
+                f"{board_dealer(number).value}",
+                law="2",
+                line=pair.line if pair else None,
+                column=pair.column if pair else None,
+                board=board.board_number,
+            )
+        )
+    if vul is not None and vul is not board_vulnerability(number):
+        pair = board.tag_pair("Vulnerable")
+        out.append(
+            warning(
+                "board-mismatch",
+                f"Vulnerable {vul.value} on board {number}; Law 2 gives "
+                f"{board_vulnerability(number).value}",
+                law="2",
+                line=pair.line if pair else None,
+                column=pair.column if pair else None,
+                board=board.board_number,
+            )
+        )
+    return out
+
+
+def expected_ns_score(
+    board: Board,
+    contract: Contract | None,
+    declarer: Seat | None,
+    tricks_final: int | None,
+    *,
+    old_mp: bool = False,
+) -> int | None:
+    """The Law 77 score for N-S, or None when the board does not let us know it."""
+    if contract is None:
+        return None
+    if contract.passed_out:
+        return 0
+    vul = board.vulnerable
+    if declarer is None or tricks_final is None or vul is None or contract.level is None:
+        return None
+    points = contract_score(contract, vul.is_vulnerable(declarer), tricks_final, old_mp=old_mp)
+    return points if declarer.side is Side.NS else -points
+
+
+def _describe(contract: Contract, declarer: Seat | None, tricks: int | None) -> str:
+    if contract.passed_out:
+        return "passed out"
+    return f"{contract.text} by {declarer.value if declarer else '?'} taking {tricks} tricks"
+
+
+def score_diagnostics(
+    board: Board,
+    contract: Contract | None,
+    declarer: Seat | None,
+    tricks_final: int | None,
+) -> list[Diagnostic]:
+    """``score-mismatch`` errors: a Score tag that disagrees with Law 77.
+
+    Skipped for Rubber and Chicago scoring (not duplicate scores). With the OldMP
+    modifier, a score right under either undertrick table is accepted.
+    """
+    pair = board.tag_pair("Score")
+    if pair is None or pair.value.strip() in ("", "?", "-"):
+        return []
+    method = parse_scoring(board.tag("Scoring"))
+    if method.is_rubber:
+        return []
+    try:
+        given = SidedValue.parse(pair.value)
+    except ValueError:
+        return []  # the tag's syntax is the reader's finding (tag-value)
+    if given.artificial:
+        return []
+    ns = expected_ns_score(board, contract, declarer, tricks_final)
+    if ns is None or contract is None:
+        return []
+    accepted = {ns}
+    if method.has("OldMP"):
+        old = expected_ns_score(board, contract, declarer, tricks_final, old_mp=True)
+        if old is not None:
+            accepted.add(old)
+    problems: list[str] = []
+    for side in (Side.NS, Side.EW):
+        written = given.given_for(side, declarer)
+        if written is None and given.declarer is not None and contract.passed_out:
+            written = given.declarer  # a bare value on a passed-out board: 0 for either side
+        if written is None:
+            continue
+        sign = 1 if side is Side.NS else -1
+        if all(written != sign * a for a in accepted):
+            problems.append(f"{side.value} {written}")
+    if given.ns is not None and given.ew is not None and given.ns != -given.ew:
+        problems.append("NS and EW values that are not opposites")
+    if not problems:
+        return []
+    vul = board.vulnerable
+    vul_text = (
+        "vulnerable"
+        if vul is not None and declarer is not None and vul.is_vulnerable(declarer)
+        else "not vulnerable"
+    )
+    expected = f"NS {ns}" if ns >= 0 else f"EW {-ns}"
+    return [
+        error(
+            "score-mismatch",
+            f'Score "{pair.value}" disagrees with Law 77: '
+            f"{_describe(contract, declarer, tricks_final)}"
+            f"{'' if contract.passed_out else ', ' + vul_text} scores {expected}",
+            law="77",
+            line=pair.line,
+            column=pair.column,
+            board=board.board_number,
+        )
+    ]

@@ -1,0 +1,79 @@
+"""The ``Scoring`` tag (PBN 10): one basic system and any number of modifiers.
+
+The list is open, so unknown fields are kept (the validator may remark on them),
+and matching is case-insensitive (``Matchpoints`` is seen in the wild).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+BASIC = {
+    "mp": "MP",
+    "matchpoints": "MP",
+    "imp": "IMP",
+    "cavendish": "Cavendish",
+    "chicago": "Chicago",
+    "rubber": "Rubber",
+    "bam": "BAM",
+    "instant": "Instant",
+}
+MODIFIERS = {
+    m.lower(): m
+    for m in (
+        "Butler", "Butler-2", "Experts", "Cross", "Cross1", "Cross2", "Mean", "Median",
+        "MP1", "MP2", "OldMP", "Mitchell2", "Mitchell3", "Mitchell4", "Ascherman",
+        "Bastille", "EMP", "IMP_1948", "IMP_1961",
+    )
+}  # fmt: skip
+
+
+class ScoringMethod(BaseModel):
+    """What a ``Scoring`` tag says: ``base`` (``MP``, ``IMP``, ...), modifiers, the rest."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base: str | None = None
+    modifiers: tuple[str, ...] = ()
+    unknown: tuple[str, ...] = ()
+    extra_bases: tuple[str, ...] = ()  # more than one basic system: the file is wrong
+
+    def has(self, modifier: str) -> bool:
+        return modifier.lower() in (m.lower() for m in self.modifiers)
+
+    @property
+    def is_rubber(self) -> bool:
+        """Rubber and Chicago scores are not Law 77 duplicate scores."""
+        return self.base in ("Rubber", "Chicago")
+
+    @property
+    def is_imps(self) -> bool:
+        return self.base == "IMP" or any(
+            self.has(m) for m in ("Butler", "Butler-2", "Cross", "Cross1", "Cross2", "Experts")
+        )
+
+
+def parse_scoring(text: str | None) -> ScoringMethod:
+    """Split a Scoring value at ``;`` into base, modifiers and unknown fields."""
+    if not text:
+        return ScoringMethod()
+    base: str | None = None
+    extra: list[str] = []
+    modifiers: list[str] = []
+    unknown: list[str] = []
+    for field in (f.strip() for f in text.split(";")):
+        if not field:
+            continue
+        key = field.lower()
+        if key in BASIC:
+            if base is None:
+                base = BASIC[key]
+            else:
+                extra.append(BASIC[key])
+        elif key in MODIFIERS:
+            modifiers.append(MODIFIERS[key])
+        else:
+            unknown.append(field)
+    return ScoringMethod(
+        base=base, modifiers=tuple(modifiers), unknown=tuple(unknown), extra_bases=tuple(extra)
+    )

@@ -1,0 +1,147 @@
+"""board-mismatch and score-mismatch on boards built directly from tags."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.calls import Contract
+from bridgefiles.model.diagnostic import Severity
+from bridgefiles.model.seats import Seat
+from bridgefiles.scoring.checks import board_diagnostics, score_diagnostics
+from bridgefiles.scoring.method import parse_scoring
+from bridgefiles.scoring.values import SidedValue
+
+
+def _board(**tags: str) -> Board:
+    return Board(
+        tags=tuple(
+            TagPair(name=name, value=value, line=i + 1, column=1)
+            for i, (name, value) in enumerate(tags.items())
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("number", "dealer", "vul", "codes"),
+    [
+        ("1", "N", "None", 0),
+        ("4", "W", "All", 0),
+        ("20", "W", "Both", 0),  # 20 repeats board 4; Both is All
+        ("33", "N", "-", 0),  # 33 repeats board 1; "-" is None
+        ("2", "N", "NS", 1),  # dealer wrong
+        ("2", "E", "EW", 1),  # vulnerability wrong
+        ("7", "N", "None", 2),
+        ("x", "N", "None", 0),  # no number: nothing to compare
+    ],
+)
+def test_board_mismatch(number: str, dealer: str, vul: str, codes: int) -> None:
+    found = board_diagnostics(_board(Board=number, Dealer=dealer, Vulnerable=vul))
+    assert len(found) == codes
+    for d in found:
+        assert d.code == "board-mismatch"
+        assert d.severity is Severity.WARNING
+        assert d.law == "2"
+        assert d.line in (2, 3)
+
+
+def test_board_mismatch_message_names_both_values() -> None:
+    (d,) = board_diagnostics(_board(Board="2", Dealer="N", Vulnerable="NS"))
+    assert "Dealer N" in d.message and "gives E" in d.message
+    (d,) = board_diagnostics(_board(Board="16", Dealer="W", Vulnerable="NS"))
+    assert "Vulnerable NS" in d.message and "gives EW" in d.message
+
+
+@pytest.mark.parametrize(
+    ("score", "contract", "declarer", "tricks", "vul", "bad"),
+    [
+        ("NS 620", "4S", "N", 10, "All", False),
+        ("620", "4S", "N", 10, "All", False),  # the bare form is declarer's side
+        ("EW -620", "4S", "S", 10, "All", False),
+        ("NS 620 EW -620", "4S", "S", 10, "All", False),
+        ("EW -620 NS 620", "4S", "S", 10, "All", False),
+        ("+620", "4S", "N", 10, "All", False),
+        ("NS 420", "4S", "N", 10, "All", True),  # non-vulnerable score on a vulnerable board
+        ("EW 620", "4S", "N", 10, "All", True),  # wrong side
+        ("620", "4S", "E", 10, "NS", True),  # East is not vulnerable: 420
+        ("EW 200", "4SX", "N", 9, "All", False),
+        ("NS -200", "4SX", "N", 9, "All", False),
+        ("NS 0", "Pass", "", 0, "All", False),
+        ("0", "Pass", "", 0, "All", False),
+        ("NS 50", "Pass", "", 0, "All", True),
+        ("NS 620 EW 620", "4S", "N", 10, "All", True),  # not opposites
+        ("NS 800", "4SX", "N", 6, "None", True),  # -4 doubled NV is EW 800
+        ("EW 800", "4SX", "N", 6, "None", False),
+    ],
+)
+def test_score_mismatch(
+    score: str, contract: str, declarer: str, tricks: int, vul: str, bad: bool
+) -> None:
+    board = _board(Board="1", Vulnerable=vul, Contract=contract, Score=score)
+    seat = Seat.parse(declarer) if declarer else None
+    found = score_diagnostics(board, Contract.parse(contract), seat, tricks)
+    assert bool(found) is bad
+    for d in found:
+        assert d.code == "score-mismatch"
+        assert d.severity is Severity.ERROR
+        assert d.law == "77"
+        assert d.line == 4 and d.column == 1
+        assert score in d.message
+
+
+def test_score_mismatch_skipped_for_rubber_and_unknowns() -> None:
+    rubber = _board(Vulnerable="None", Scoring="Rubber", Score="NS 9999")
+    assert score_diagnostics(rubber, Contract.parse("4S"), Seat.N, 10) == []
+    chicago = _board(Vulnerable="None", Scoring="Chicago", Score="NS 9999")
+    assert score_diagnostics(chicago, Contract.parse("4S"), Seat.N, 10) == []
+    no_vul = _board(Score="NS 9999")
+    assert score_diagnostics(no_vul, Contract.parse("4S"), Seat.N, 10) == []
+    no_tricks = _board(Vulnerable="None", Score="NS 9999")
+    assert score_diagnostics(no_tricks, Contract.parse("4S"), Seat.N, None) == []
+    unreadable = _board(Vulnerable="None", Score="lots")
+    assert score_diagnostics(unreadable, Contract.parse("4S"), Seat.N, 10) == []
+    imp = _board(Vulnerable="None", Scoring="IMP", Score="NS 9999")
+    assert len(score_diagnostics(imp, Contract.parse("4S"), Seat.N, 10)) == 1
+
+
+def test_old_mp_accepts_the_old_table() -> None:
+    # 4SX down 5 not vulnerable: 1100 now, 900 under OldMP (200 from the 4th on).
+    old = _board(Vulnerable="None", Scoring="MP;OldMP", Score="EW 900")
+    assert score_diagnostics(old, Contract.parse("4SX"), Seat.N, 5) == []
+    new = _board(Vulnerable="None", Scoring="MP", Score="EW 900")
+    assert len(score_diagnostics(new, Contract.parse("4SX"), Seat.N, 5)) == 1
+
+
+def test_parse_scoring() -> None:
+    m = parse_scoring("IMP;Butler-2")
+    assert m.base == "IMP" and m.modifiers == ("Butler-2",) and m.is_imps
+    m = parse_scoring("Matchpoints;mp2;Whatever")
+    assert m.base == "MP" and m.has("MP2") and m.unknown == ("Whatever",)
+    m = parse_scoring("MP;IMP")
+    assert m.base == "MP" and m.extra_bases == ("IMP",)
+    assert parse_scoring("Rubber").is_rubber and parse_scoring("chicago").is_rubber
+    assert parse_scoring(None).base is None and parse_scoring("").base is None
+
+
+@pytest.mark.parametrize(
+    ("text", "ns", "ew", "bare"),
+    [
+        ("620", None, None, "620"),
+        ("NS -200", "-200", None, None),
+        ("EW -2.5", None, "-2.5", None),
+        ("NS 4 EW -4", "4", "-4", None),
+        ("EW 3 NS 5", "5", "3", None),
+        ("ns 100", "100", None, None),
+    ],
+)
+def test_sided_values(text: str, ns: str | None, ew: str | None, bare: str | None) -> None:
+    v = SidedValue.parse(text)
+    assert (str(v.ns) if v.ns is not None else None) == ns
+    assert (str(v.ew) if v.ew is not None else None) == ew
+    assert (str(v.declarer) if v.declarer is not None else None) == bare
+
+
+@pytest.mark.parametrize("text", ["", "NS", "NS 4 NS 5", "EW x", "4 5", "NS 1e5"])
+def test_sided_values_rejected(text: str) -> None:
+    with pytest.raises(ValueError):
+        SidedValue.parse(text)
