@@ -1,0 +1,101 @@
+"""Claims and concessions (Laws 68-71): the final trick count of a board.
+
+An agreed claim is scored as if the claimed tricks had been won in play (69A),
+so claimed tricks count as tricks won for Law 64 too. A PBN claim ('*') records
+only the outcome (Result); a LIN claim (``mc``) gives declarer's total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bridgefiles.laws.revokes import Law64, Revoke, apply_law64
+from bridgefiles.model.diagnostic import Diagnostic, error
+from bridgefiles.model.seats import Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Declarer's side's tricks: as won (play and claim), moved by Law 64, and final."""
+
+    won: int | None
+    law64_declarer: int
+    final: int | None
+    claimed: int | None  # tricks declarer's side got by the claim
+    law64: Law64 = field(default_factory=Law64)
+    diagnostics: tuple[Diagnostic, ...] = ()
+    resolved: bool = True  # False: tricks after a claim are unknown, so is the transfer
+
+
+def tricks_after_claim(won: int, played: int, claimed: int) -> int:
+    """Declarer's total when his side claims ``claimed`` of the tricks still to play (68B1)."""
+    if not 0 <= claimed <= 13 - played:
+        raise ValueError(f"{claimed} tricks claimed with {13 - played} to play")
+    return won + claimed
+
+
+def claim_is_possible(won: int, played: int, total: int) -> bool:
+    """A claimed total must lie between the tricks already won and all that remain (3)."""
+    return won <= total <= won + (13 - played)
+
+
+def _with_claim(winners: tuple[Seat, ...], declarer: Seat, claimed: int) -> list[Seat]:
+    rest = 13 - len(winners)
+    return [*winners, *([declarer] * claimed), *([declarer.lho] * (rest - claimed))]
+
+
+def settle(
+    *,
+    winners: tuple[Seat, ...],
+    revokes: tuple[Revoke, ...],
+    declarer: Seat | None,
+    complete: bool,
+    stopped: bool,
+    claim: int | None = None,
+    result: int | None = None,
+    recorded: int = 0,
+) -> Settlement:
+    """The final count from the tricks followed to the end and any claim.
+
+    ``claim`` is a LIN-style total for declarer; ``result`` the Result tag's total
+    when the PBN play ends with '*' (it already includes any Law 64 transfer, so
+    the claimed tricks are the largest number that gives that total).
+    """
+    if declarer is None:
+        return Settlement(None, 0, None, None, apply_law64(revokes, winners), resolved=False)
+    played = len(winners)
+    won = sum(1 for w in winners if w.side is declarer.side)
+    rest = 13 - played
+    diags: list[Diagnostic] = []
+    if complete:
+        law = apply_law64(revokes, winners)
+        moved = law.to_side(declarer.side)
+        return Settlement(won, moved, won + moved, None, law)
+    if claim is not None:
+        if not claim_is_possible(won, played, claim):
+            diags.append(
+                error(
+                    "claim",
+                    f"the claim gives declarer {claim} tricks, but he has won {won} "
+                    f"with {rest} to play",
+                    law="68",
+                    trick=played + 1,
+                )
+            )
+            law = apply_law64(revokes, winners)
+            return Settlement(claim, 0, claim, None, law, tuple(diags))
+        claimed = claim - won
+        law = apply_law64(revokes, _with_claim(winners, declarer, claimed))
+        moved = law.to_side(declarer.side)
+        return Settlement(claim, moved, claim + moved, claimed, law, tuple(diags))
+    if stopped and result is not None and played >= recorded - 1:
+        for claimed in range(rest, -1, -1):
+            law = apply_law64(revokes, _with_claim(winners, declarer, claimed))
+            moved = law.to_side(declarer.side)
+            if won + claimed + moved == result:
+                return Settlement(won + claimed, moved, result, claimed, law)
+        if claim_is_possible(won, played, result):
+            law = apply_law64(revokes, _with_claim(winners, declarer, result - won))
+            moved = law.to_side(declarer.side)
+            return Settlement(result, moved, result + moved, result - won, law)
+    return Settlement(None, 0, None, None, apply_law64(revokes, winners), resolved=False)
