@@ -1,0 +1,412 @@
+"""Prepare a board read in one format for the writer of another (lin.md section 11).
+
+The models are shared, but each format carries some things its own way: LIN
+explanations (``an``) are PBN notes, LIN alerts are PBN's ``!`` suffix, LIN
+commentary (``nt``, ``at``) is PBN's ``{...}``, a LIN claim (``mc``) is PBN's
+Result with the play stopped by ``*``. :func:`adapt` moves them across, and
+whatever the target cannot carry becomes a ``lost-in-conversion`` warning on
+the returned board: never a silent loss (DESIGN invariant 1).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from bridgefiles.formats.lin.auction_play import chronological
+from bridgefiles.formats.lin.reader import FORMAT as LIN
+from bridgefiles.formats.lin.reader import HEADER_POSITION
+from bridgefiles.model.annotations import Annotations, Comment, Note
+from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
+from bridgefiles.model.board import Board, Extra
+from bridgefiles.model.calls import PASS
+from bridgefiles.model.diagnostic import Diagnostic, warning
+from bridgefiles.model.play import Claim, Play, PlayEnd, Slot
+
+LOST = "lost-in-conversion"
+_LIN_FAMILY = frozenset({"lin", "url"})
+
+# Tags the LIN writer expresses: directly, through the vugraph header, or derived
+# again from the auction and play when the LIN is read back.
+LIN_TAGS = frozenset(
+    {
+        "Board",
+        "West",
+        "North",
+        "East",
+        "South",
+        "Dealer",
+        "Vulnerable",
+        "Deal",
+        "Room",
+    }
+)
+LIN_HEADER_TAGS = frozenset({"Event", "Stage", "Scoring", "HomeTeam", "VisitTeam"})
+LIN_DERIVED_TAGS = frozenset({"Declarer", "Contract", "Result"})
+
+_LIN_SUIT = re.compile(r"!([SHDC])")
+_PBN_SUIT = re.compile(r"\\([SHDC])")
+_VG_FIELDS_KEPT = (0, 1, 2, 5, 7)
+_ALERT_NAG = 1  # event, segment, scoring, teams: tags in PBN
+
+
+def family(fmt: str | None) -> str | None:
+    if fmt in _LIN_FAMILY:
+        return "lin"
+    return fmt
+
+
+def adapt(board: Board, target: str) -> Board:
+    """``board`` ready for the ``target`` writer, with what it cannot carry reported.
+
+    The copy's ``format`` is the target's, so adapting it again changes nothing.
+    """
+    source, goal = family(board.format), family(target)
+    if goal == "json" or source == goal:
+        return board
+    if goal == "pbn":
+        return _to_pbn(board).model_copy(update={"format": target})
+    if goal == "lin":
+        return _to_lin(board).model_copy(update={"format": target})
+    return board
+
+
+def _lost(board: Board, found: list[Diagnostic]) -> Board:
+    if not found:
+        return board
+    where = {"board": board.board_number}
+    diags = tuple(d.model_copy(update=where) for d in found)
+    return board.replace(diagnostics=(*board.diagnostics, *diags), source=None)
+
+
+def _say(found: list[Diagnostic], board: Board, message: str, line: int | None = None) -> None:
+    found.append(warning(LOST, message, line=line if line is not None else board.line))
+
+
+# -- LIN to PBN ------------------------------------------------------------------
+
+
+def lin_text_to_pbn(text: str) -> str:
+    """Suit escapes of GIB explanations (``!S``) as PBN writes them (``\\S``)."""
+    return _LIN_SUIT.sub(r"\\\1", text)
+
+
+def pbn_text_to_lin(text: str) -> str:
+    return _PBN_SUIT.sub(r"!\1", text)
+
+
+def _to_pbn(board: Board) -> Board:
+    found: list[Diagnostic] = []
+    auction = board.auction
+    notes: list[Note] = list(auction.notes) if auction is not None else []
+    comments_at: dict[int, list[Comment]] = {}
+    board_comments = list(board.comments)
+    kept: list[Extra] = []
+    lost_keys: Counter[str] = Counter()
+    for extra in board.extras:
+        if extra.format != LIN:
+            kept.append(extra)
+        elif extra.position == HEADER_POSITION:
+            _header_extra_to_pbn(board, extra, found)
+        elif extra.key in ("nt", "at"):
+            if extra.key == "at":
+                lost_keys["at (written as commentary, read back as nt)"] += 1
+            text = extra.value
+            if "}" in text:  # a PBN brace comment ends at the first '}' (PBN 3.8)
+                text = text.replace("}", ")")
+                _say(found, board, "'}' in LIN commentary written as ')'", extra.line)
+            comment = Comment(text=text)
+            if extra.position:
+                comments_at.setdefault(extra.position - 1, []).append(comment)
+            else:
+                board_comments.append(comment)
+        elif extra.key == "" or (extra.key == "pg" and not extra.value.strip()):
+            if extra.value.strip():
+                lost_keys["free text between commands"] += 1
+        else:
+            lost_keys[extra.key] += 1
+    if lost_keys:
+        listed = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in sorted(lost_keys.items()))
+        _say(found, board, f"LIN commands PBN has no place for: {listed}")
+
+    entries: list[AuctionEntry] = []
+    position = 0
+    if auction is not None:
+        for entry in auction.entries:
+            ann = entry.annotations
+            update: dict[str, object] = {}
+            if ann.alert:
+                update["alert"] = False
+                if ann.suffix is None:
+                    update["suffix"] = "!"
+            if ann.explanation is not None:
+                index = max((n.index for n in notes), default=0) + 1
+                text = lin_text_to_pbn(ann.explanation)
+                if "\n" in text or "\r" in text:
+                    text = " ".join(text.split())
+                    _say(
+                        found,
+                        board,
+                        "a line break in an explanation written as a space "
+                        "(a PBN tag value is one line)",
+                        entry.line,
+                    )
+                notes.append(Note(index=index, text=text))
+                if ann.note is None:
+                    update["note"] = index
+                update["explanation"] = None
+            extra_comments = comments_at.pop(position, [])
+            if extra_comments:
+                update["comments"] = (*ann.comments, *extra_comments)
+            entries.append(
+                entry.model_copy(update={"annotations": ann.model_copy(update=update)})
+                if update
+                else entry
+            )
+            position += 1
+    play = board.play
+    if play is not None and comments_at:
+        play = _comment_cards(board, play, comments_at, position)
+    for stray in comments_at.values():  # past the last call or card
+        board_comments.extend(stray)
+    new_auction = (
+        auction.model_copy(update={"entries": tuple(entries), "notes": tuple(notes)})
+        if auction is not None
+        else None
+    )
+    changed = board.replace(
+        auction=new_auction, play=play, extras=tuple(kept), comments=tuple(board_comments)
+    )
+    return _lost(changed, found)
+
+
+def _comment_cards(
+    board: Board, play: Play, comments_at: dict[int, list[Comment]], calls: int
+) -> Play:
+    """Commentary kept at a position among the cards goes onto that card."""
+    strain = board.contract.strain if board.contract is not None else None
+    order = chronological(play.first, play.slots, strain)
+    slot_of = {s.card: i for i, s in enumerate(play.slots) if s.card is not None}
+    slots = list(play.slots)
+    for n, card in enumerate(order):
+        extra = comments_at.pop(calls + n, None)
+        if extra:
+            i = slot_of[card]
+            ann = slots[i].annotations
+            slots[i] = slots[i].model_copy(
+                update={"annotations": ann.model_copy(update={"comments": (*ann.comments, *extra)})}
+            )
+    return play.model_copy(update={"slots": tuple(slots)})
+
+
+def _header_extra_to_pbn(board: Board, extra: Extra, found: list[Diagnostic]) -> None:
+    key, fields = extra.key, extra.value.split(",")
+    if key == "vg":
+        dropped = [f for i, f in enumerate(fields) if i not in _VG_FIELDS_KEPT and f.strip()]
+        if dropped:
+            _say(
+                found,
+                board,
+                f"vg fields with no PBN tag (board range, carry-over): {', '.join(dropped)}",
+                extra.line,
+            )
+    elif key in ("rs", "mp", "pw", "bn"):
+        if any(f.strip() for f in fields):
+            _say(found, board, f"the segment's {key} list is not carried by PBN", extra.line)
+    elif key == "pn":
+        pass  # the players of this table are the seat tags
+    elif key not in ("pg", "") or extra.value.strip():
+        _say(found, board, f"header command {key}|{extra.value}| is not carried by PBN", extra.line)
+
+
+# -- PBN to LIN ------------------------------------------------------------------
+
+
+def _to_lin(board: Board) -> Board:
+    found: list[Diagnostic] = []
+    dropped_tags = [
+        t.name
+        for t in board.tags
+        if t.name not in LIN_TAGS | LIN_DERIVED_TAGS
+        and not (t.name in LIN_HEADER_TAGS and board.room in ("Open", "Closed"))
+        and t.value not in ("", "?")
+        and not t.implied
+    ]
+    if dropped_tags:
+        _say(found, board, f"tags LIN has no command for: {', '.join(dropped_tags)}")
+    for t in board.tags:
+        if t.comments:
+            _say(found, board, f"commentary on the {t.name} tag", t.line)
+        if t.name in LIN_TAGS and "|" in t.value:
+            _say(found, board, f"'|' in {t.name} written as '/'", t.line)
+        if t.name in ("West", "North", "East", "South") and "," in t.value:
+            _say(found, board, f"',' in {t.name} written as ' ' (pn is a comma list)", t.line)
+    for what, items in (("tables", board.tables), ("% lines", board.escapes)):
+        if items:
+            _say(found, board, f"{what} ({len(items)}) have no LIN form")
+    extras: list[Extra] = [e for e in board.extras if e.format == LIN]
+    others = [e for e in board.extras if e.format != LIN]
+    if others:
+        _say(found, board, f"{len(others)} item(s) kept from {others[0].format} have no LIN form")
+    for comment in board.comments:
+        extras.append(_nt(comment, 0))
+
+    auction = board.auction
+    new_auction: Auction | None = None
+    calls = 0
+    if auction is not None:
+        new_auction, calls = _auction_to_lin(board, auction, extras, found)
+    play = board.play
+    if play is not None:
+        play = _play_to_lin(board, play, extras, calls, found)
+    elif board.tag("Result") not in (None, "", "?") and (auction is None or not auction.entries):
+        _say(found, board, "a Result with no auction: LIN has no contract to claim for")
+    if board.contract is not None and (auction is None or not auction.entries):
+        _say(found, board, "a Contract with no auction: LIN has no place for it")
+    for text, where in _texts(extras):
+        if "|" in text:
+            _say(found, board, f"'|' in {where} written as '/'")
+    changed = board.replace(auction=new_auction, play=play, extras=tuple(extras), comments=())
+    return _lost(changed, found)
+
+
+def _texts(extras: list[Extra]) -> list[tuple[str, str]]:
+    return [(e.value, f"{e.key} text") for e in extras]
+
+
+def _nt(comment: Comment, position: int) -> Extra:
+    return Extra(
+        format=LIN,
+        key="nt",
+        value=comment.text,
+        position=position,
+        line=comment.line,
+        column=comment.column,
+    )
+
+
+def _auction_to_lin(
+    board: Board, auction: Auction, extras: list[Extra], found: list[Diagnostic]
+) -> tuple[Auction, int]:
+    entries: list[AuctionEntry] = []
+    marks: Counter[str] = Counter()
+    for comment in auction.comments:
+        extras.append(_nt(comment, 0))
+    for entry in auction.entries:
+        if entry.kind is not EntryKind.CALL or entry.call is None:
+            marks["'-' or ^S placeholders"] += 1
+            continue
+        ann = entry.annotations
+        # PBN export writes the ``!`` suffix as NAG $1 (PBN 6.3): either is the alert
+        alert = ann.alert or ann.suffix == "!" or _ALERT_NAG in ann.nags
+        explanation = ann.explanation
+        if ann.note is not None:
+            note = auction.note(ann.note)
+            if note is None:
+                marks["note references with no note"] += 1
+            else:
+                text = pbn_text_to_lin(note.text)
+                explanation = text if explanation is None else f"{explanation}; {text}"
+                if note.comments:
+                    marks["commentary on notes"] += 1
+        if ann.suffix not in (None, "!"):
+            marks[f"suffix {ann.suffix}"] += 1
+        if any(n != _ALERT_NAG for n in ann.nags):
+            marks["NAGs on calls"] += 1
+        if entry.insufficient:
+            marks["^I marks"] += 1
+        entries.append(
+            entry.model_copy(
+                update={"annotations": Annotations(alert=alert, explanation=explanation)}
+            )
+        )
+        for comment in ann.comments:
+            extras.append(_nt(comment, len(entries)))
+    if auction.end is AuctionEnd.ALL_PASS:
+        entries.extend(_closing_passes(entries))
+    elif auction.end in (AuctionEnd.STOPPED, AuctionEnd.CONTINUE):
+        marks[f"auction end mark {auction.end.value}"] += 1
+    if not auction.end_annotations.is_empty:
+        marks["annotations after the auction's end mark"] += 1
+    used = {e.annotations.note for e in auction.entries if e.annotations.note is not None}
+    unused = [n.index for n in auction.notes if n.index not in used]
+    if unused:
+        marks["notes not referenced by a call"] += len(unused)
+    if marks:
+        listed = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in sorted(marks.items()))
+        _say(found, board, f"auction items LIN cannot carry: {listed}", auction.line)
+    return auction.model_copy(
+        update={
+            "entries": tuple(entries),
+            "end": AuctionEnd.OPEN,
+            "notes": (),
+            "comments": (),
+            "end_annotations": Annotations(),
+        }
+    ), len(entries)
+
+
+def _closing_passes(entries: list[AuctionEntry]) -> list[AuctionEntry]:
+    """PBN ``AP``: the passes it stands for, written out as LIN has no such mark."""
+    bid_made = any(e.call is not None and not e.call.is_pass for e in entries)
+    trailing = 0
+    for e in reversed(entries):
+        if e.call is not None and e.call.is_pass:
+            trailing += 1
+        else:
+            break
+    need = (3 if bid_made else 4) - trailing
+    return [AuctionEntry(call=PASS) for _ in range(max(0, need))]
+
+
+def _play_to_lin(
+    board: Board, play: Play, extras: list[Extra], calls: int, found: list[Diagnostic]
+) -> Play:
+    strain = board.contract.strain if board.contract is not None else None
+    order = chronological(play.first, play.slots, strain)
+    recorded = [s for s in play.slots if s.slot is Slot.CARD and s.card is not None]
+    marks: Counter[str] = Counter()
+    if len(order) < len(recorded):
+        marks[f"{len(recorded) - len(order)} card(s) after a gap in the play"] += 1
+    slot_of = {s.card: s for s in recorded}
+    for n, card in enumerate(order):
+        slot = slot_of[card]
+        ann = slot.annotations
+        for comment in ann.comments:
+            extras.append(_nt(comment, calls + n + 1))
+        if ann.suffix is not None or ann.nags or ann.note is not None:
+            marks["card suffixes, NAGs and notes"] += 1
+        if slot.revoke or slot.lead_out_of_turn:
+            marks["^R/^L marks"] += 1
+    for comment in play.comments:
+        extras.append(_nt(comment, calls))
+    if play.notes:
+        marks["play notes"] += len(play.notes)
+    if marks:
+        listed = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in sorted(marks.items()))
+        _say(found, board, f"play items LIN cannot carry: {listed}", play.line)
+    claim = play.claim
+    tricks = board.declarer_tricks
+    if (
+        claim is None
+        and len(order) < 52
+        and tricks is not None
+        and (play.end is PlayEnd.STOPPED or order)
+    ):
+        claim = Claim(tricks=tricks)
+    slots = tuple(
+        s.model_copy(update={"annotations": Annotations()}) if not s.annotations.is_empty else s
+        for s in play.slots
+    )
+    return play.model_copy(
+        update={
+            "slots": slots,
+            "comments": (),
+            "notes": (),
+            "claim": claim,
+            "end": PlayEnd.STOPPED if claim else play.end,
+        }
+    )
+
+
+__all__ = ["LOST", "adapt", "family", "lin_text_to_pbn", "pbn_text_to_lin"]

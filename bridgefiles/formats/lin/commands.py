@@ -1,0 +1,202 @@
+"""LIN text to a stream of commands, a chunk of lines at a time (lin.md section 1).
+
+Lines are gathered into chunks of some kilobytes that end where no value is open
+(an even count of bars so far, and the line ends with a bar), so a multi-line
+``nt`` stays whole and memory holds one chunk. Each chunk goes through the Lark
+grammar (coarse terminals) and the tokens are split into :class:`Command` values
+with their line and column.
+Lines that begin with ``%`` outside a value are comment lines (PbnToLin, aaBridge).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import cast
+
+from lark import Lark, Token
+
+
+@dataclass(slots=True)
+class Command:
+    """One ``tag|value|`` as written.
+
+    ``tag`` is the two-letter name in lower case, or ``""`` for free text and
+    ``"%"`` for a comment line (``value`` then holds the text). ``offset`` is where
+    the command's text starts in the file, just after the line break before it, so
+    that board boundaries fall at line starts.
+    """
+
+    tag: str
+    value: str
+    written: str
+    offset: int
+    line: int
+    column: int
+    closed: bool = True
+    stray: str = ""
+
+
+@dataclass(slots=True)
+class Chunk:
+    """A piece of the file text and the commands read from it."""
+
+    text: str
+    offset: int
+    commands: list[Command] = field(default_factory=list)
+    cut: bool = False  # ended inside a value because the value grew past the limit
+
+
+def _grammar_text() -> str:
+    try:
+        return (resources.files("bridgefiles.grammars") / "lin.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        import bridgefiles
+
+        path = Path(bridgefiles.__file__).resolve().parents[1] / "grammars" / "lin.lark"
+        return path.read_text("utf-8")
+
+
+@cache
+def parser() -> Lark:
+    """The LALR parser, built once per process."""
+    return Lark(_grammar_text(), parser="lalr", lexer="basic")
+
+
+_PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")
+_WS = " \t\r\n\f\v"
+
+
+class _Positions:
+    """Line and column of offsets in a chunk, counted forward only (linear time)."""
+
+    __slots__ = ("_line", "_line_start", "_pos", "_text")
+
+    def __init__(self, text: str, first_line: int) -> None:
+        self._text = text
+        self._pos = 0
+        self._line = first_line
+        self._line_start = 0
+
+    def at(self, pos: int) -> tuple[int, int]:
+        text = self._text
+        if pos > self._pos:
+            n = text.count("\n", self._pos, pos)
+            if n:
+                self._line += n
+                self._line_start = text.rfind("\n", self._pos, pos) + 1
+            self._pos = pos
+        return self._line, pos - self._line_start + 1
+
+
+def _command(
+    raw_tag: str, value: str, start: int, chunk: Chunk, where: _Positions, closed: bool
+) -> Command:
+    stripped = raw_tag.strip(_WS)
+    lead = len(raw_tag) - len(raw_tag.lstrip(_WS))
+    nl = raw_tag.rfind("\n", 0, lead)
+    boundary = start + (nl + 1 if nl >= 0 else 0)
+    line, column = where.at(start + lead)
+    stray = ""
+    if len(stripped) == 2:
+        tag = stripped.lower()
+    elif len(stripped) > 2:
+        tag = stripped[-2:].lower()
+        stray = stripped[:-2].rstrip(_WS)
+    else:
+        tag = stripped
+    return Command(tag, value, stripped, chunk.offset + boundary, line, column, closed, stray)
+
+
+def _split(chunk: Chunk, first_line: int) -> None:
+    text = chunk.text
+    where = _Positions(text, first_line)
+    out = chunk.commands
+    tokens = cast("list[Token]", parser().parse(text).children)  # the grammar has no subtrees
+    for token in tokens:
+        kind = token.type
+        start = token.start_pos or 0
+        body = str(token)
+        if kind == "TEXT":
+            if body.strip(_WS):
+                lead = len(body) - len(body.lstrip(_WS))
+                nl = body.rfind("\n", 0, lead)
+                line, column = where.at(start + lead)
+                boundary = start + (nl + 1 if nl >= 0 else 0)
+                out.append(Command("", body.strip(_WS), "", chunk.offset + boundary, line, column))
+        elif kind == "OPEN_PAIR":
+            raw_tag, _, value = body.partition("|")
+            out.append(_command(raw_tag, value, start, chunk, where, closed=False))
+        elif kind == "PAIR":
+            raw_tag, value, _ = body.split("|")
+            out.append(_command(raw_tag, value, start, chunk, where, closed=True))
+        else:
+            for m in _PAIR_RE.finditer(body):
+                out.append(
+                    _command(m.group(1), m.group(2), start + m.start(), chunk, where, closed=True)
+                )
+
+
+def chunks(
+    lines: Iterator[str], max_open: int | None = None, chunk_size: int = 1 << 14
+) -> Iterator[Chunk]:
+    """Chunks of whole lines with their commands, in file order.
+
+    A chunk gathers at least ``chunk_size`` characters (each parse has a fixed
+    cost), so memory holds a few kilobytes whatever the file. A value still open
+    after ``max_open`` characters (a lost closing bar) ends its
+    chunk there, marked ``cut``, so one broken value cannot take the whole file.
+    """
+    size = 0
+    buf: list[str] = []
+    odd = False  # inside a value: an odd number of bars since the last chunk
+    offset = 0
+    line_no = 1
+    first_line = 1
+
+    def flush() -> Chunk:
+        nonlocal buf, size
+        text = "".join(buf)
+        buf = []
+        size = 0
+        chunk = Chunk(text, offset)
+        _split(chunk, first_line)
+        return chunk
+
+    for line in lines:
+        if not odd and line.startswith("%"):
+            if buf:
+                chunk = flush()
+                yield chunk
+                offset += len(chunk.text)
+            body = line.rstrip("\r\n")
+            comment = Chunk(line, offset)
+            comment.commands.append(Command("%", body[1:], body, offset, line_no, 1))
+            yield comment
+            offset += len(line)
+            line_no += 1
+            first_line = line_no
+            continue
+        if not buf:
+            first_line = line_no
+        buf.append(line)
+        size += len(line)
+        line_no += 1
+        if line.count("|") & 1:
+            odd = not odd
+        if not odd and size >= chunk_size and line.rstrip(_WS).endswith("|"):
+            chunk = flush()
+            yield chunk
+            offset += len(chunk.text)
+        elif odd and max_open is not None and size > max_open:
+            chunk = flush()
+            chunk.cut = True
+            odd = False
+            yield chunk
+            offset += len(chunk.text)
+    if buf:
+        yield flush()

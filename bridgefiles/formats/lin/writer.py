@@ -1,0 +1,264 @@
+"""Boards to LIN (lin.md section 11).
+
+``layout="preserve"`` gives back the text as read (file preamble, then each
+board's ``source``); a board without source text is written in export layout.
+Export layout writes one board a line in the form BBO's handviewer reads:
+``pn st md rh ah sv``, the calls with ``an`` explanations, ``pg``, the cards with
+a ``pg`` after each trick, then ``mc``. Boards with a Room tag get a ``qx`` label,
+and the header of a vugraph file (``vg rs pn ...``) is written once before them.
+Commands kept as extras go back where they stood among the calls and cards.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from bridgefiles.formats.lin import values
+from bridgefiles.formats.lin.auction_play import chronological, final_contract
+from bridgefiles.formats.lin.reader import FORMAT, HEADER_POSITION
+from bridgefiles.formats.registry import FileInfo, WriteOptions
+from bridgefiles.model.auction import EntryKind
+from bridgefiles.model.board import Board, Extra
+from bridgefiles.model.calls import Call, CallKind
+from bridgefiles.model.cards import SUITS_DESCENDING, Strain
+from bridgefiles.model.deal import Deal, Hand
+from bridgefiles.model.seats import Seat
+
+_ROOM_LETTER = {"Open": "o", "Closed": "c"}
+_EARLY = frozenset({"pn", "mn", "st", "vg", "rs", "pw", "mp", "bn"})
+
+
+def clean(text: str) -> str:
+    """LIN cannot escape a bar: one in a value would end it early (lin.md 1.1)."""
+    return text.replace("|", "/")
+
+
+def command(tag: str, value: str = "") -> str:
+    return f"{tag}|{clean(value)}|"
+
+
+def call_text(call: Call) -> str:
+    if call.kind is CallKind.PASS:
+        return "p"
+    if call.kind is CallKind.DOUBLE:
+        return "d"
+    if call.kind is CallKind.REDOUBLE:
+        return "r"
+    assert call.strain is not None
+    strain = "N" if call.strain is Strain.NT else call.strain.value
+    return f"{call.level}{strain}"
+
+
+def hand_text(hand: Hand | None) -> str:
+    if hand is None:
+        return ""
+    return "".join(
+        suit.value + "".join(c.rank.char for c in hand.cards if c.suit is suit)
+        for suit in SUITS_DESCENDING
+    )
+
+
+def deal_text(deal: Deal, dealer: Seat | None) -> str:
+    digit = values.DIGIT_OF[dealer] if dealer is not None else ""
+    return digit + ",".join(hand_text(deal.hands.get(seat)) for seat in values.LIN_ORDER)
+
+
+_PBN_HAND_RE = re.compile(r"[2-9TJQKA]*\.[2-9TJQKA]*\.[2-9TJQKA]*\.[2-9TJQKA]*|-")
+
+
+def _md_from_tag(text: str | None, dealer: Seat | None) -> str | None:
+    """``md`` straight from a well-formed PBN Deal value (no card objects: it is the
+    hot path of writing); None when the value needs the full parser."""
+    if text is None or len(text) < 2 or text[1] != ":" or text[0] not in "NESW":
+        return None
+    parts = text[2:].split()
+    if len(parts) != 4 or not all(_PBN_HAND_RE.fullmatch(p) for p in parts):
+        return None
+    first = Seat(text[0])
+    by_seat = {first.offset(i): part for i, part in enumerate(parts)}
+    hands = []
+    for seat in values.LIN_ORDER:
+        part = by_seat[seat]
+        if part == "-":
+            hands.append("")
+        else:
+            s, h, d, c = part.split(".")
+            hands.append(f"S{s}H{h}D{d}C{c}")
+    digit = values.DIGIT_OF[dealer] if dealer is not None else ""
+    return digit + ",".join(hands)
+
+
+def header_extras(board: Board) -> tuple[Extra, ...]:
+    return tuple(e for e in board.extras if e.position == HEADER_POSITION and e.format == FORMAT)
+
+
+def _strain(board: Board) -> Strain | None:
+    if board.contract is not None and board.contract.strain is not None:
+        return board.contract.strain
+    if board.auction is not None:
+        calls = [e.call for e in board.auction.entries if e.kind is EntryKind.CALL]
+        outcome = final_contract(board.auction.first, calls)
+        if outcome is not None:
+            return outcome.contract.strain
+    return None
+
+
+def _generated_header(board: Board) -> list[str]:
+    """A ``vg`` line from the tags, for a match whose boards came from elsewhere."""
+    if board.room not in _ROOM_LETTER:
+        return []
+    event = board.tag("Event") or ""
+    scoring = values.SCORING_OF.get((board.tag("Scoring") or "").split(";")[0].strip(), "I")
+    fields = [
+        event,
+        board.tag("Stage") or "",
+        scoring,
+        "",
+        "",
+        board.tag("HomeTeam") or "",
+        "",
+        board.tag("VisitTeam") or "",
+        "",
+    ]
+    if not any(f.replace(",", "") for f in (event, fields[1], fields[5], fields[7])):
+        return []
+    return [command("vg", ",".join(f.replace(",", " ") for f in fields))]
+
+
+def board_commands(board: Board) -> list[str]:
+    """The commands of one board in export layout."""
+    extras = [e for e in board.extras if e.format == FORMAT and e.position != HEADER_POSITION]
+    keys = {e.key for e in extras}
+    out: list[str] = []
+    players = [_player(board.tag(seat.full_name)) for seat in values.LIN_ORDER]
+    number = board.board_number
+    if "qx" not in keys and board.room in _ROOM_LETTER and number:
+        out.append(command("qx", f"{_ROOM_LETTER[board.room or '']}{number}"))
+    for e in extras:
+        if e.key == "qx" and not e.position:
+            out.append(command("qx", e.value))
+    # board openers kept as extras go before the deal, where a reader still
+    # takes them as this board's (after a deal they would open the next one)
+    early = [e for e in extras if not e.position and e.key in _EARLY]
+    out.extend(_extra_text(e) for e in early)
+    if any(players):
+        out.append(command("pn", ",".join((p or "").replace(",", " ") for p in players)))
+    out.append(command("st"))
+    md = _md_from_tag(board.tag("Deal"), board.dealer)
+    if md is None and board.deal is not None:
+        md = deal_text(board.deal, board.dealer)
+    if md is not None:
+        out.append(command("md", md))
+    out.append(command("rh"))
+    if "ah" not in keys:
+        if number:
+            out.append(command("ah", f"Board {number}"))
+    else:
+        out.extend(command("ah", e.value) for e in extras if e.key == "ah" and not e.position)
+    vul = board.vulnerable
+    if vul is not None:
+        out.append(command("sv", values.SV_OF[vul]))
+
+    events: list[str] = []
+    auction = board.auction
+    if auction is not None:
+        for entry in auction.entries:
+            if entry.kind is not EntryKind.CALL or entry.call is None:
+                continue
+            ann = entry.annotations
+            text = command("mb", call_text(entry.call) + ("!" if ann.alert else ""))
+            if ann.explanation is not None:
+                text += command("an", ann.explanation)
+            events.append(text)
+    calls_made = len(events)
+    play = board.play
+    cards = chronological(play.first, play.slots, _strain(board)) if play is not None else []
+    for i, card in enumerate(cards):
+        text = command("pc", card.code)
+        if i % 4 == 3:
+            text += command("pg")
+        if i == 0 and calls_made:
+            text = command("pg") + text
+        events.append(text)
+
+    placed = [
+        e
+        for e in extras
+        if not (e.key in ("qx", "ah") and not e.position) and not any(e is x for x in early)
+    ]
+    placed.sort(key=lambda e: e.position or 0)
+    j = 0
+    for i, text in enumerate(events):
+        while j < len(placed) and (placed[j].position or 0) <= i:
+            out.append(_extra_text(placed[j]))
+            j += 1
+        out.append(text)
+    if not cards and calls_made:
+        out.append(command("pg"))
+    claim = play.claim if play is not None else None
+    result = board.tag("Result")
+    if claim is not None:
+        out.append(command("mc", claim.raw if claim.raw is not None else str(claim.tricks)))
+        out.append(command("pg"))
+    elif play is None and result is not None and result.strip().isdigit() and calls_made:
+        out.append(command("mc", result.strip()))
+        out.append(command("pg"))
+    while j < len(placed):
+        out.append(_extra_text(placed[j]))
+        j += 1
+    return out
+
+
+def _player(name: str | None) -> str:
+    """A seat tag as a ``pn`` field; PBN's ``?`` (unknown) is an empty field."""
+    return "" if name is None or name.strip() == "?" else name
+
+
+def _extra_text(extra: Extra) -> str:
+    if extra.key == "":
+        return ""  # free text between commands: reported when read, not a command
+    return command(extra.key, extra.value)
+
+
+def export_board(board: Board) -> str:
+    return "".join(board_commands(board))
+
+
+def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None) -> Iterator[str]:
+    """LIN text a board at a time."""
+    nl = options.newline or (info.newline if info and info.newline else None) or "\n"
+    preserve = options.layout == "preserve"
+    preamble = info.preamble if info is not None else None
+    header: tuple[tuple[str, str], ...] | None = None
+    started = False
+    for board in boards:
+        if not started and board.format != FORMAT:
+            preamble = None  # the file was read in another format: its preamble is not LIN
+        if preserve and board.source is not None and board.format == FORMAT:
+            if not started and preamble:
+                yield preamble
+            started = True
+            header = tuple((e.key, e.value) for e in header_extras(board))
+            yield board.source
+            continue
+        lines: list[str] = []
+        if not started and preserve and preamble:
+            lines.append(preamble)
+        hx = header_extras(board)
+        mine = tuple((e.key, e.value) for e in hx)
+        if hx and mine != header:
+            text = "".join(
+                command(e.key, e.value) + ("" if e.key == "pn" else nl) for e in hx if e.key
+            )
+            lines.append(text if text.endswith(nl) else text + nl)
+        elif not started and not hx:
+            lines.extend(line + nl for line in _generated_header(board))
+        header = mine
+        started = True
+        lines.append(export_board(board) + nl)
+        yield "".join(lines)
+    if not started and preserve and preamble:
+        yield preamble
+    if info is not None and info.trailer and preserve:
+        yield info.trailer
