@@ -6,19 +6,23 @@ over these functions. Only :class:`BridgeFileError` leaves this module.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from glob import escape as glob_escape
 from itertools import chain
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from bridgefiles.errors import BridgeFileError, UnreadableInputError
+from bridgefiles.errors import BridgeFileError, StrictModeError, UnreadableInputError
 from bridgefiles.formats import registry
-from bridgefiles.formats.decode import LineDecoder, split_lines, stream_lines, text_lines
+from bridgefiles.formats.decode import LineDecoder, limited_text_lines
 from bridgefiles.formats.registry import FileInfo, Format, Layout, ReadOptions, WriteOptions
+from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
 from bridgefiles.model.board import Board
+from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.model.file import BridgeFile
 
 if TYPE_CHECKING:
@@ -93,17 +97,49 @@ def _read_stream(
     fmt = _pick_format(format, path, head)
     if fmt.read is None:
         raise UnreadableInputError(f"format {fmt.name!r} cannot be read")
-    decoder = LineDecoder(path=path, declared=options.encoding)
-    lines = decoder.lines(stream_lines(_chunks(stream, head)))
+    decoder = LineDecoder(
+        path=path, declared=options.encoding, strict=options.strict, limits=options.limits
+    )
+    lines = decoder.read(_chunks(stream, head))
 
     def tracked() -> Iterator[str]:
         yield from lines
         info.encoding = decoder.encoding
 
     info.path = path
-    boards = fmt.read(tracked(), options, info)
+    boards = _bounded(fmt.read(tracked(), options, info), options, info)
     yield from _with_decoder_diagnostics(boards, decoder, info)
     info.encoding = decoder.encoding or "ascii"
+
+
+def _bounded(boards: Iterator[Board], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
+    """Stop after ``limits.max_boards`` boards, with a ``limit`` diagnostic if more follow."""
+    limit = options.limits.max_boards
+    if limit is None:
+        yield from boards
+        return
+    for n, board in enumerate(boards, start=1):
+        yield board
+        if n >= limit:
+            extra = next(boards, None)
+            if extra is not None:
+                diag = limit_diagnostic(
+                    "max_boards",
+                    limit,
+                    f"the input (more than {limit:,} boards)",
+                    f"the boards from line {extra.line} on are not read"
+                    if extra.line
+                    else "the boards after it are not read",
+                    line=extra.line,
+                    path=options.path,
+                )
+                if options.strict:
+                    raise StrictModeError(diag.format(), diag)
+                info.diagnostics.append(diag)
+            close = getattr(boards, "close", None)
+            if close is not None:
+                close()
+            return
 
 
 def _with_decoder_diagnostics(
@@ -126,6 +162,7 @@ def read(
     *,
     strict: bool = False,
     encoding: str | None = None,
+    limits: Limits | None = None,
 ) -> Iterator[Board]:
     """Stream the boards of a file, one at a time; problems ride on each board.
 
@@ -133,7 +170,9 @@ def read(
     The format comes from the name, else from the content; ``format`` overrides.
     """
     stream, path, owned = _open(source)
-    options = ReadOptions(strict=strict, path=path, encoding=encoding)
+    options = ReadOptions(
+        strict=strict, path=path, encoding=encoding, limits=limits or DEFAULT_LIMITS
+    )
     info = FileInfo(path=path)
     try:
         yield from _guard(_read_stream(stream, path, format, options, info))
@@ -163,19 +202,22 @@ def load(
     *,
     strict: bool = False,
     encoding: str | None = None,
+    limits: Limits | None = None,
 ) -> BridgeFile:
     """A whole file: its boards, file-level directives and diagnostics."""
     stream, path, owned = _open(source)
     try:
         head = stream.read(_SNIFF_BYTES)
         fmt = _pick_format(format, path, head)
-        data = head + stream.read()
+        size = (limits or DEFAULT_LIMITS).max_file_size
+        # one byte past the limit is enough for the decode layer to report it
+        data = head + (stream.read() if size is None else stream.read(max(0, size + 1 - len(head))))
     except OSError as exc:
         raise UnreadableInputError(f"{path}: {exc}") from exc
     finally:
         if owned:
             stream.close()
-    return _loads_bytes(data, fmt, path, strict, encoding)
+    return _loads_bytes(data, fmt, path, strict, encoding, limits)
 
 
 def loads(
@@ -185,32 +227,48 @@ def loads(
     strict: bool = False,
     encoding: str | None = None,
     path: str | None = None,
+    limits: Limits | None = None,
 ) -> BridgeFile:
     """A whole file from a str or bytes (handviewer URLs: ``format="url"``)."""
     if isinstance(data, str):
         fmt = _pick_format(format, path, data[:_SNIFF_BYTES].encode("utf-8", "replace"))
         if fmt.read is None:
             raise UnreadableInputError(f"format {fmt.name!r} cannot be read")
-        options = ReadOptions(strict=strict, path=path, encoding=encoding)
+        options = ReadOptions(
+            strict=strict, path=path, encoding=encoding, limits=limits or DEFAULT_LIMITS
+        )
         info = FileInfo(path=path, encoding="str")
-        return _collect(fmt.read(text_lines(data), options, info), info, fmt.name)
+        found: list[Diagnostic] = []
+        lines = limited_text_lines(data, options.limits, found, path, strict)
+        boards = _bounded(fmt.read(lines, options, info), options, info)
+        result = _collect(boards, info, fmt.name)
+        if found:
+            result = result.model_copy(update={"diagnostics": (*found, *result.diagnostics)})
+        return result
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise UnreadableInputError(f"loads() takes str or bytes, not {type(data).__name__}")
     raw = bytes(data)
     fmt = _pick_format(format, path, raw[:_SNIFF_BYTES])
-    return _loads_bytes(raw, fmt, path, strict, encoding)
+    return _loads_bytes(raw, fmt, path, strict, encoding, limits)
 
 
 def _loads_bytes(
-    data: bytes, fmt: Format, path: str | None, strict: bool, encoding: str | None
+    data: bytes,
+    fmt: Format,
+    path: str | None,
+    strict: bool,
+    encoding: str | None,
+    limits: Limits | None = None,
 ) -> BridgeFile:
     if fmt.read is None:
         raise UnreadableInputError(f"format {fmt.name!r} cannot be read")
-    options = ReadOptions(strict=strict, path=path, encoding=encoding)
+    options = ReadOptions(
+        strict=strict, path=path, encoding=encoding, limits=limits or DEFAULT_LIMITS
+    )
     info = FileInfo(path=path)
-    decoder = LineDecoder(path=path, declared=encoding)
+    decoder = LineDecoder(path=path, declared=encoding, strict=strict, limits=options.limits)
     boards = _with_decoder_diagnostics(
-        fmt.read(decoder.lines(split_lines(data)), options, info), decoder, info
+        _bounded(fmt.read(decoder.read([data]), options, info), options, info), decoder, info
     )
     result = _collect(boards, info, fmt.name)
     return result.model_copy(update={"encoding": decoder.encoding or "ascii"})
@@ -237,19 +295,41 @@ def iter_dumps(
     format: str = "pbn",
     *,
     layout: Layout = "export",
+    on_diagnostic: Callable[[Diagnostic], None] | None = None,
 ) -> Iterator[str]:
-    """The text of ``dumps`` in pieces, a board at a time, so large outputs stream."""
+    """The text of ``dumps`` in pieces, a board at a time, so large outputs stream.
+
+    A board read in another format is first adapted to this one
+    (:func:`bridgefiles.formats.convert.adapt`); what the target cannot carry
+    becomes a ``lost-in-conversion`` diagnostic, passed to ``on_diagnostic``.
+    """
     fmt = registry.get(format)
     if fmt.write is None:
         raise BridgeFileError(f"format {fmt.name!r} cannot be written")
     boards, info = _boards_and_info(obj)
     options = WriteOptions(layout=layout)
     try:
-        yield from fmt.write(boards, options, info)
+        yield from fmt.write(_adapted(boards, fmt.name, on_diagnostic), options, info)
     except BridgeFileError:
         raise
     except Exception as exc:  # a bug of ours must not become the caller's crash
         raise BridgeFileError(f"internal error while writing: {type(exc).__name__}: {exc}") from exc
+
+
+def _adapted(
+    boards: Iterable[Board], target: str, on_diagnostic: Callable[[Diagnostic], None] | None
+) -> Iterator[Board]:
+    from bridgefiles.formats.convert import LOST, adapt, family
+
+    for board in boards:
+        if board.format is not None and family(board.format) != family(target):
+            before = len(board.diagnostics)
+            board = adapt(board, target)
+            if on_diagnostic is not None:
+                for diag in board.diagnostics[before:]:
+                    if diag.code == LOST:
+                        on_diagnostic(diag)
+        yield board
 
 
 def dumps(
@@ -257,10 +337,23 @@ def dumps(
     format: str = "pbn",
     *,
     layout: Layout = "export",
+    on_diagnostic: Callable[[Diagnostic], None] | None = None,
 ) -> str:
     """Text in ``format`` ("pbn" export format, "lin", "json"); ``layout="preserve"``
     gives back the text as read for boards that were not changed."""
-    return "".join(iter_dumps(obj, format, layout=layout))
+    return "".join(iter_dumps(obj, format, layout=layout, on_diagnostic=on_diagnostic))
+
+
+def dumps_with_diagnostics(
+    obj: BridgeFile | Iterable[Board],
+    format: str = "pbn",
+    *,
+    layout: Layout = "export",
+) -> tuple[str, list[Diagnostic]]:
+    """``dumps``, and the ``lost-in-conversion`` diagnostics of a conversion."""
+    found: list[Diagnostic] = []
+    text = dumps(obj, format, layout=layout, on_diagnostic=found.append)
+    return text, found
 
 
 def write(
@@ -280,22 +373,107 @@ def write(
     if format is None:
         guessed = registry.from_path(str(path))
         format = guessed.name if guessed else "pbn"
-    charset = encoding or ("iso8859-1" if format == "pbn" else "utf-8")
-    if isinstance(obj, BridgeFile) and format == "pbn" and obj.encoding and encoding is None:
-        charset = obj.encoding if obj.encoding != "ascii" else "iso8859-1"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    charset = _output_charset(obj, format, encoding)
+    _remove_stale_temporaries(path)
     try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent or "."
+        )
+    except OSError as exc:
+        raise BridgeFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    try:
+        with contextlib.suppress(OSError):  # mkstemp makes it 0600; give the usual mode
+            os.chmod(tmp, _new_file_mode(path))
         with open(fd, "w", encoding=charset, errors="strict", newline="") as out:
             for piece in iter_dumps(obj, format, layout=layout):
                 out.write(piece)
         os.replace(tmp, path)
     except UnicodeEncodeError as exc:
         os.unlink(tmp)
-        raise BridgeFileError(f"{path}: text cannot be written as {charset}: {exc}") from exc
+        bad = exc.object[exc.start : exc.end]
+        raise BridgeFileError(
+            f"{path}: character {bad[:1]!r} (U+{ord(bad[:1] or ' '):04X}) cannot be written in "
+            f"{charset}; nothing was written (choose encoding='utf-8', or change the text)"
+        ) from exc
+    except OSError as exc:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise BridgeFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _output_charset(obj: BridgeFile | Iterable[Board], format: str, asked: str | None) -> str:
+    """UTF-8 for LIN and JSON; PBN in ISO-8859-1 (the standard) or the charset it was read
+    in; ``asked`` wins. An unknown charset is a BridgeFileError, not a LookupError."""
+    import codecs
+
+    charset = asked or ("iso8859-1" if format == "pbn" else "utf-8")
+    if asked is None and format == "pbn" and isinstance(obj, BridgeFile) and obj.encoding:
+        try:
+            read_as = codecs.lookup(obj.encoding).name
+        except LookupError:  # "str": read from text, no charset of its own
+            read_as = "ascii"
+        charset = read_as if read_as != "ascii" else "iso8859-1"
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        raise BridgeFileError(f"unknown output encoding {charset!r}") from None
+    return charset
+
+
+def _remove_stale_temporaries(path: Path, suffixes: tuple[str, ...] = (".tmp", ".part")) -> None:
+    """Delete ``.NAME.<pid>.*.tmp`` (or ``.part``) siblings left by a killed writer.
+
+    A killed writer cannot clean up after itself; its temporary file is hidden and
+    never has the target's name, and the next write to the same target removes it
+    once its pid no longer runs. (The command line names its temporaries the same way.)
+    """
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        candidates = [
+            p for suffix in suffixes for p in parent.glob(f".{glob_escape(path.name)}.*{suffix}")
+        ]
+    except OSError:
+        return
+    for tmp in candidates:
+        pid_text = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
+        if not pid_text.isdigit() or _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _new_file_mode(path: Path) -> int:
+    """The mode of the file being replaced, else what a new file gets (0666 less the umask)."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        pass
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def validate(board: Board) -> BoardReport:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from bridgefiles.errors import UnreadableInputError
+from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Board, EscapeLine
 from bridgefiles.model.diagnostic import Diagnostic
 
@@ -20,13 +21,29 @@ Layout = Literal["export", "preserve"]
 
 @dataclass(frozen=True)
 class ReadOptions:
-    """How to read. ``strict`` raises on the first error instead of collecting it."""
+    """How to read. ``strict`` raises on the first error instead of collecting it.
+
+    ``limits`` bounds the work one input can cause (bridgefiles.limits);
+    ``max_line_length`` and ``max_boards`` mirror the same settings of ``limits``
+    (readers may use either; giving one here overrides the one in ``limits``).
+    """
 
     strict: bool = False
     path: str | None = None
     encoding: str | None = None
     max_line_length: int = 1_000_000
     max_boards: int | None = None
+    limits: Limits = DEFAULT_LIMITS
+
+    def __post_init__(self) -> None:
+        limits = self.limits
+        if self.max_line_length != 1_000_000:
+            limits = limits.but(max_line_length=self.max_line_length)
+        if self.max_boards is not None:
+            limits = limits.but(max_boards=self.max_boards)
+        object.__setattr__(self, "limits", limits)
+        object.__setattr__(self, "max_line_length", limits.max_line_length or 1 << 62)
+        object.__setattr__(self, "max_boards", limits.max_boards)
 
 
 @dataclass

@@ -21,6 +21,9 @@ class Comment(BaseModel):
     kind: CommentKind = CommentKind.BRACE
     line: int | None = None
     column: int | None = None
+    # Among a call's or card's annotations, the item the comment follows (PBN 3.8):
+    # None the call or card itself, "suffix", "note", or "$n" for NAG n.
+    follows: str | None = None
 
 
 class Note(BaseModel):

@@ -38,6 +38,9 @@ class TagPair(BaseModel):
     section: tuple[str, ...] = ()  # section data after a tag we do not know (kept verbatim)
     line: int | None = None
     column: int | None = None
+    # A value this game did not write but inherits from an earlier game's "##" tag
+    # (PBN 2.9); writers leave it out, since the earlier tag already says it.
+    implied: bool = False
 
     @property
     def written(self) -> str:
@@ -214,7 +217,7 @@ class Board(BaseModel):
         tags = list(self.tags)
         for i, t in enumerate(tags):
             if t.name == name:
-                tags[i] = t.model_copy(update={"value": value, "raw": None})
+                tags[i] = t.model_copy(update={"value": value, "raw": None, "implied": False})
                 break
         else:
             tags.append(TagPair(name=name, value=value))
@@ -223,7 +226,10 @@ class Board(BaseModel):
     def replace(self, **changes: Any) -> Board:
         """A changed copy. The text as read no longer describes it, so ``source`` is dropped."""
         changes.setdefault("source", None)
-        return self.model_copy(update=changes)
+        copy = self.model_copy(update=changes)
+        for name in _CACHED_VIEWS:  # model_copy copies cached views: they would be stale
+            copy.__dict__.pop(name, None)
+        return copy
 
     # -- structured views of the tags ------------------------------------------
     @property
@@ -313,3 +319,9 @@ class Board(BaseModel):
         """How to name the board in messages: ``board 4 (Open)``."""
         text = f"board {self.board_number}" if self.board_number else f"game {self.index + 1}"
         return f"{text} ({self.room})" if self.room else text
+
+
+# The cached_property views of Board, dropped by replace() so a changed copy re-reads its tags.
+_CACHED_VIEWS: tuple[str, ...] = tuple(
+    name for name, value in vars(Board).items() if isinstance(value, cached_property)
+)

@@ -1,0 +1,188 @@
+"""Splits a PBN line stream into games, tracking brace-comment state across lines.
+
+PBN 2.4 and 2.3: a game ends at the first semi-empty line (only spaces and tabs)
+outside a ``{`` comment that follows some content of the game (a tag, or stray
+text the reader will report). Escape lines (``%`` in column 1) never end a game,
+and inside an open ``{`` comment a ``%`` line is comment text (PBN 2.1). Blocks of
+commentary with no content are not games: their text runs on into the next game,
+whose leading commentary it becomes, as the reference verifier does.
+
+Lines are checked here, once each, for characters PBN forbids (codes 127-159 and
+control characters other than tab and vertical tab; PBN 12.1) and for length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from bridgefiles.model.diagnostic import Severity
+
+# (code, severity, message, line, column)
+Problem = tuple[str, Severity, str, int, int]
+
+_BAD_CHAR = re.compile(r"[\x00-\x08\x0c\x0e-\x1f\x7f-\x9f]")
+_SPECIAL = re.compile(r'[{;"]')
+_STRING_END = re.compile(r'(?:[^"\\]|\\.)*"')
+_BLANK = " \t\r\n"
+MAX_PBN_LINE = 255  # including the line end (PBN 2.1)
+
+
+@dataclass
+class RawGame:
+    """The lines of one game (line ends kept) and what the line checks found."""
+
+    lines: list[str]
+    first_line: int
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lines)
+
+
+@dataclass
+class Split:
+    """What the splitter yields: games, then (at most once each) preamble and trailer."""
+
+    kind: str  # "preamble", "game" or "trailer"
+    game: RawGame
+
+
+def _scan(line: str, in_brace: bool) -> tuple[bool, bool]:
+    """Brace state at the end of ``line`` and whether it holds non-comment content."""
+    content = False
+    i, n = 0, len(line)
+    while i < n:
+        if in_brace:
+            j = line.find("}", i)
+            if j < 0:
+                return True, content
+            in_brace, i = False, j + 1
+            continue
+        m = _SPECIAL.search(line, i)
+        end = m.start() if m else n
+        if not content and line[i:end].strip():
+            content = True
+        if m is None:
+            break
+        c = m.group()
+        if c == ";":
+            break
+        if c == "{":
+            in_brace, i = True, end + 1
+            continue
+        content = True
+        s = _STRING_END.match(line, end + 1)
+        if s is None:
+            break
+        i = s.end()
+    return in_brace, content
+
+
+def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
+    body = line.rstrip("\r\n")
+    if len(body) + 2 > MAX_PBN_LINE + 1:
+        problems.append(
+            (
+                "syntax",
+                Severity.WARNING,
+                f"line of {len(body)} characters; PBN allows 255 including the line end",
+                lineno,
+                MAX_PBN_LINE,
+            )
+        )
+    if not body.isascii() or _BAD_CHAR.search(body):
+        for m in _BAD_CHAR.finditer(body):
+            problems.append(
+                (
+                    "encoding",
+                    Severity.ERROR,
+                    f"character U+{ord(m.group()):04X} is not allowed in PBN "
+                    "(codes 127-159 and control characters)",
+                    lineno,
+                    m.start() + 1,
+                )
+            )
+
+
+def split_games(
+    lines: Iterator[str], max_line_length: int = 1_000_000, max_comment_size: int | None = None
+) -> Iterator[Split]:
+    """Games in file order; the text before the first and after the last game too.
+
+    A ``{`` comment still open after ``max_comment_size`` characters is taken as closed
+    there (with a ``limit`` error), so an unterminated comment cannot swallow the file.
+    """
+    comment_size = 0
+    pending: list[str] = []
+    problems: list[Problem] = []
+    start = 1
+    lineno = 0
+    in_brace = False
+    has_content = False
+    preamble_done = False
+    for line in lines:
+        lineno += 1
+        if len(line) > max_line_length:
+            problems.append(
+                (
+                    "limit",
+                    Severity.ERROR,
+                    f"line of {len(line)} characters is longer than the limit "
+                    f"{max_line_length}; the rest of it is not read",
+                    lineno,
+                    max_line_length,
+                )
+            )
+            line = line[:max_line_length] + ("\n" if line.endswith(("\n", "\r")) else "")
+        if len(line) > 200 or not line.isascii() or _BAD_CHAR.search(line):
+            _check_line(line, lineno, problems)
+        if in_brace:
+            in_brace, _ = _scan(line, True)
+            pending.append(line)
+            comment_size += len(line)
+            if in_brace and max_comment_size is not None and comment_size > max_comment_size:
+                in_brace = False
+                problems.append(
+                    (
+                        "limit",
+                        Severity.ERROR,
+                        f"a comment still open after {comment_size:,} characters goes over "
+                        f"the limit max_comment_size={max_comment_size:,}; it is taken as "
+                        "ending here (raise it with Limits(max_comment_size=...))",
+                        lineno,
+                        1,
+                    )
+                )
+            continue
+        first = line[:1]
+        if first == "%":
+            pending.append(line)
+            continue
+        if not line.strip(_BLANK):
+            pending.append(line)
+            if has_content:
+                yield Split("game", RawGame(pending, start, problems))
+                pending, problems, start, has_content = [], [], lineno + 1, False
+            continue
+        if not preamble_done:
+            preamble_done = True
+            if pending:
+                yield Split("preamble", RawGame(pending, start, []))
+                pending, start = [], lineno
+        if first == "[" and "{" not in line and ";" not in line:
+            has_content = True
+        else:
+            in_brace, content = _scan(line, False)
+            has_content = has_content or content
+            comment_size = len(line)
+        pending.append(line)
+    if has_content:
+        yield Split("game", RawGame(pending, start, problems))
+    elif pending:
+        if not preamble_done:
+            yield Split("preamble", RawGame(pending, start, problems))
+        else:
+            yield Split("trailer", RawGame(pending, start, problems))
