@@ -38,9 +38,15 @@ def test_rotation_is_clockwise() -> None:
 
 @pytest.mark.parametrize(
     ("text", "vul"),
-    [("None", Vulnerability.NONE), ("love", Vulnerability.NONE), ("-", Vulnerability.NONE),
-     ("ns", Vulnerability.NS), ("EW", Vulnerability.EW), ("Both", Vulnerability.ALL),
-     ("all", Vulnerability.ALL)],
+    [
+        ("None", Vulnerability.NONE),
+        ("love", Vulnerability.NONE),
+        ("-", Vulnerability.NONE),
+        ("ns", Vulnerability.NS),
+        ("EW", Vulnerability.EW),
+        ("Both", Vulnerability.ALL),
+        ("all", Vulnerability.ALL),
+    ],
 )
 def test_vulnerability_spellings(text: str, vul: Vulnerability) -> None:
     assert Vulnerability.parse(text) is vul
@@ -65,7 +71,9 @@ def test_cards_are_interned_and_ordered() -> None:
 
 def test_card_serialises_as_text_and_back() -> None:
     card = Card.parse("DQ")
-    assert card.model_dump() == "DQ"
+    dumped: object = card.model_dump()  # a str, through the model serializer
+    assert dumped == "DQ"
+    assert card.model_dump_json() == '"DQ"'
     assert Card.model_validate("dq") == card
 
 
@@ -81,8 +89,14 @@ def test_calls() -> None:
 
 @pytest.mark.parametrize(
     ("text", "norm", "risk"),
-    [("4HX", "4HX", Risk.DOUBLED), ("3N", "3NT", Risk.NONE), ("7ntxx", "7NTXX", Risk.REDOUBLED),
-     ("5Cx", "5CX", Risk.DOUBLED), ("Pass", "Pass", Risk.NONE), ("H", "H", Risk.NONE)],
+    [
+        ("4HX", "4HX", Risk.DOUBLED),
+        ("3N", "3NT", Risk.NONE),
+        ("7ntxx", "7NTXX", Risk.REDOUBLED),
+        ("5Cx", "5CX", Risk.DOUBLED),
+        ("Pass", "Pass", Risk.NONE),
+        ("H", "H", Risk.NONE),
+    ],
 )
 def test_contracts(text: str, norm: str, risk: Risk) -> None:
     c = Contract.parse(text)
@@ -133,8 +147,13 @@ def test_trick_winner() -> None:
 
 @pytest.mark.parametrize(
     ("text", "declarer", "tricks"),
-    [("9", Seat.S, 9), ("NS 9", Seat.S, 9), ("NS 9", Seat.E, 4), ("EW 3 NS 10", Seat.N, 10),
-     ("^8", Seat.W, 8)],
+    [
+        ("9", Seat.S, 9),
+        ("NS 9", Seat.S, 9),
+        ("NS 9", Seat.E, 4),
+        ("EW 3 NS 10", Seat.N, 10),
+        ("^8", Seat.W, 8),
+    ],
 )
 def test_results(text: str, declarer: Seat, tricks: int) -> None:
     assert Result.parse(text).declarer_tricks(declarer) == tricks
@@ -148,9 +167,13 @@ def test_result_rejects_impossible_counts() -> None:
 
 def test_board_views_and_replace() -> None:
     board = Board(
-        tags=(TagPair(name="Board", value="4"), TagPair(name="Dealer", value="w"),
-              TagPair(name="Contract", value="4SX"), TagPair(name="Declarer", value="^S")),
-        source="[Board \"4\"]\n",
+        tags=(
+            TagPair(name="Board", value="4"),
+            TagPair(name="Dealer", value="w"),
+            TagPair(name="Contract", value="4SX"),
+            TagPair(name="Declarer", value="^S"),
+        ),
+        source='[Board "4"]\n',
     )
     assert board.dealer is Seat.W and board.declarer is Seat.S and board.declarer_swapped
     assert board.contract is not None and board.contract.text == "4SX"

@@ -85,7 +85,7 @@ class Diagnostic(BaseModel):
             if self.column is not None:
                 where += f":{self.column}"
         text = f"{where}: {self.severity.value}[{self.code}] {self.message}"
-        if self.law:
+        if self.law and f"(Law {self.law}" not in self.message:
             text += f" (Law {self.law})"
         return text
 

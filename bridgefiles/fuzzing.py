@@ -1,0 +1,335 @@
+"""Fuzzing inputs and the check every input must pass (DESIGN invariant 3).
+
+Plain ``random.Random`` only, so the long harness (``scripts/fuzz``) needs no
+extra dependency and every input is reproducible from ``(seed, index)``; the
+hypothesis strategies of the tests draw their randomness and call the same
+mutators. :func:`exercise` is the contract under test: whatever the bytes,
+reading them as each format, validating each board and writing the result back
+raises nothing but :class:`~bridgefiles.errors.BridgeFileError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bridgefiles import synthetic
+from bridgefiles.errors import BridgeFileError
+from bridgefiles.limits import Limits
+
+FORMATS = ("pbn", "lin", "json")
+
+# Tokens that steer a mutated file into the readers' less common paths.
+DICTIONARY: tuple[bytes, ...] = (
+    b'[Event "', b'[Board "1"]', b'[Deal "N:', b'[Auction "N"]\n', b'[Play "W"]\n',
+    b'[Note "1:', b'[Result "', b'[Contract "', b'[Declarer "^', b'[ScoreTable "',
+    b'[OptimumResultTable "', b'[Score "NS ', b'"]\n', b"\\\"", b"\\\\", b"##", b"#", b"^I",
+    b"^S", b"^R", b"^L", b" AP ", b" * ", b" + ", b" - ", b"=1=", b"$12", b"!", b"?", b"{",
+    b"}", b";", b"%", b"% PBN 2.1\n", b"% EXPORT\n", b"%Content-type: text/x-pbn; charset=",
+    b"UTF-8", b"ISO-8859-1", b"\n\n", b"\r\n", b"\r", b"\t", b"\x00", b"\xff", b"\xc3",
+    b"\xef\xbb\xbf", b"\xe2\x99\xa0", b"\xa0", b"pn|", b"md|", b"md|0", b"mb|", b"mb|p!|",
+    b"an|", b"pc|", b"pc|S", b"mc|", b"mc|14|", b"nt|", b"at|", b"qx|o1|", b"qx|c1|", b"st||",
+    b"rh||", b"ah|Board 1|", b"sv|", b"pg||", b"up|", b"lb|", b"vg|", b"rs|", b"pw|", b"bn|",
+    b"mn|", b"hc|", b"|", b"||", b",", b"%7C", b"%2C", b"+", b"lin=", b"http://x/?lin=",
+    b"1NT", b"7NTXX", b"Pass", b"X", b"XX", b"SA", b"HT", b"D2", b"C", b"13", b"0", b"-1",
+    b"99999999999999999999", b'{"bridgefiles": 1, "boards": [\n', b'{"tags":[', b"]}", b"null",
+)
+INTERESTING_BYTES = b'\x00\x09\x0a\x0d\x1a\x22\x23\x25\x2a\x2b\x2c\x2d\x3b\x3d\x5b\x5c\x5d\x5e' \
+    b"\x7b\x7c\x7d\x7f\x80\x81\x9f\xa0\xc0\xc3\xe2\xef\xfe\xff"
+
+
+def _pos(rng: random.Random, data: bytes) -> int:
+    return rng.randint(0, len(data))
+
+
+def _span(rng: random.Random, data: bytes, most: int = 256) -> tuple[int, int]:
+    start = _pos(rng, data)
+    return start, min(len(data), start + rng.randint(0, most))
+
+
+def flip_bit(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    if not data:
+        return data
+    i = rng.randrange(len(data))
+    return data[:i] + bytes([data[i] ^ (1 << rng.randrange(8))]) + data[i + 1 :]
+
+
+def set_byte(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    if not data:
+        return bytes([rng.choice(INTERESTING_BYTES)])
+    i = rng.randrange(len(data))
+    value = rng.choice(INTERESTING_BYTES) if rng.random() < 0.7 else rng.randrange(256)
+    return data[:i] + bytes([value]) + data[i + 1 :]
+
+
+def insert_token(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    i = _pos(rng, data)
+    return data[:i] + rng.choice(DICTIONARY) + data[i:]
+
+
+def delete_span(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    a, b = _span(rng, data)
+    return data[:a] + data[b:]
+
+
+def truncate(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    return data[: _pos(rng, data)]
+
+
+def splice(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A piece of another input put into this one (the formats mixed, boards cut)."""
+    if not pool:
+        return data
+    other = rng.choice(pool)
+    a, b = _span(rng, other, 2048)
+    i = _pos(rng, data)
+    cut = _pos(rng, data) if rng.random() < 0.5 else i
+    lo, hi = sorted((i, cut))
+    return data[:lo] + other[a:b] + data[hi:]
+
+
+def repeat_section(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A run of the input repeated: many tags, many boards, deep repetition."""
+    a, b = _span(rng, data, 512)
+    times = rng.choice((2, 3, 10, 10, 100, 1000))
+    piece = data[a:b][: max(1, (100_000 if rng.random() < 0.02 else 10_000) // times)]
+    return data[:b] + piece * times + data[b:]
+
+
+def huge_value(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """A very long value, string or comment, maybe never closed."""
+    i = _pos(rng, data)
+    r = rng.random()
+    size = rng.choice((200, 300, 1_000, 2_000)) if r < 0.95 else 20_000 if r < 0.99 else 300_000
+    fill = rng.choice((b"A", b"x ", b"{", b"[", b'"', b"\\", b"|", b"\xe9", b"S2 ", b"Pass "))
+    opener = rng.choice((b"", b'"', b"{", b"nt|", b'[Event "', b";"))
+    closer = rng.choice((b"", b"", b'"]', b"}", b"|"))
+    body = (fill * (size // len(fill) + 1))[:size]
+    return data[:i] + opener + body + closer + data[i:]
+
+
+def shuffle_lines(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    lines = data.splitlines(keepends=True)
+    if len(lines) < 2:
+        return data
+    i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+    action = rng.random()
+    if action < 0.4:
+        lines[i], lines[j] = lines[j], lines[i]
+    elif action < 0.7:
+        lines.insert(j, lines[i])
+    else:
+        del lines[i]
+    return b"".join(lines)
+
+
+def line_ends(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    new = rng.choice((b"\r", b"\r\n", b"\n", b"\n\r", b""))
+    return data.replace(b"\r\n", b"\n").replace(b"\n", new)
+
+
+def recode(rng: random.Random, data: bytes, pool: Sequence[bytes]) -> bytes:
+    """The same text in another encoding: UTF-16, a BOM, Latin-1, or a wrong declaration."""
+    text = data.decode("utf-8", "replace")
+    choice = rng.randrange(6)
+    if choice == 0:
+        return text.encode("utf-16", "replace")
+    if choice == 1:
+        return b"\xef\xbb\xbf" + data
+    if choice == 2:
+        return text.encode("latin-1", "replace")
+    if choice == 3:
+        label = rng.choice((b"UTF-8", b"ISO-8859-1", b"windows-1252", b"utf-16", b"bogus-42"))
+        return b"%Content-type: text/x-pbn; charset=" + label + b"\n" + data
+    if choice == 4:
+        return text.encode("utf-16-le", "replace")  # no BOM
+    return text.encode("cp1252", "replace")
+
+
+MUTATORS: tuple[Callable[[random.Random, bytes, Sequence[bytes]], bytes], ...] = (
+    flip_bit, set_byte, set_byte, insert_token, insert_token, insert_token, delete_span,
+    truncate, splice, splice, repeat_section, huge_value, shuffle_lines, shuffle_lines,
+    line_ends, recode,
+)
+
+
+def mutate(rng: random.Random, data: bytes, pool: Sequence[bytes] = (), rounds: int = 0) -> bytes:
+    """``data`` changed by 1-4 (or ``rounds``) random mutators."""
+    for _ in range(rounds or rng.choice((1, 1, 1, 2, 2, 3, 4))):
+        data = rng.choice(MUTATORS)(rng, data, pool)
+    return data
+
+
+def window(rng: random.Random, data: bytes, most: int = 4096) -> bytes:
+    """A piece of a large file starting at a line start, so mutating it stays quick."""
+    if len(data) <= most:
+        return data
+    start = rng.randrange(len(data) - most)
+    nl = data.find(b"\n", start)
+    start = nl + 1 if 0 <= nl < start + most // 2 else start
+    return data[start : start + most]
+
+
+# -- generated valid inputs ------------------------------------------------------------
+
+
+def generated(rng: random.Random) -> tuple[bytes, str]:
+    """A valid synthetic event as PBN or LIN text (with alerts, notes, play, claims)."""
+    boards = list(synthetic.generate(rng.choice((1, 1, 2, 3)), seed=rng.randrange(1 << 30),
+                                     tables=rng.choice((1, 1, 2))))
+    fmt = rng.choice(("pbn", "lin"))
+    text = "".join(synthetic.to_pbn(boards) if fmt == "pbn" else synthetic.to_lin(boards))
+    return text.encode("utf-8"), fmt
+
+
+@dataclass
+class Input:
+    """One fuzz input: where it came from and the bytes."""
+
+    data: bytes
+    origin: str  # "corpus:<name>", "generated:<fmt>" and "+mutated"
+    hint: str | None = None  # the format it was before mutation, if known
+
+
+def make_input(
+    rng: random.Random, corpus: Sequence[tuple[str, bytes]], pool: Sequence[bytes]
+) -> Input:
+    """A mutated corpus file, a generated event, or a mutated generated event."""
+    r = rng.random()
+    if corpus and r < 0.55:
+        name, data = rng.choice(corpus)
+        hint = name.rsplit(".", 1)[-1].lower()
+        most = 1024 if rng.random() < 0.9 else 8192
+        piece = window(rng, data, most)
+        return Input(mutate(rng, piece, pool), f"corpus:{name}+mutated", hint)
+    data, fmt = generated(rng)
+    if r < 0.7:
+        return Input(data, f"generated:{fmt}", fmt)
+    return Input(mutate(rng, data, pool), f"generated:{fmt}+mutated", fmt)
+
+
+# -- the check --------------------------------------------------------------------------
+
+
+@dataclass
+class Outcome:
+    """What one input did: work counts, and the crash if there was one."""
+
+    boards: int = 0
+    diagnostics: int = 0
+    refused: int = 0  # BridgeFileError raised (allowed)
+    operations: int = 0
+    crash: Crash | None = None
+
+
+@dataclass
+class Crash:
+    """An exception other than BridgeFileError: a bug to fix."""
+
+    operation: str
+    format: str
+    exception: str
+    traceback: str
+    signature: str = ""
+    data: bytes = field(default=b"", repr=False)
+
+
+FUZZ_LIMITS = Limits(max_file_size=4 << 20, max_line_length=400_000, max_boards=10_000)
+
+
+def _signature(exc: BaseException) -> str:
+    """Exception type and the innermost frame of ours: one crash, one fixture."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "bridgefiles" in f.filename]
+    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
+    return f"{type(exc).__name__}@{where}"
+
+
+def exercise(
+    data: bytes,
+    formats: Sequence[str] = FORMATS,
+    strict: bool = False,
+    write_back: Sequence[str] | None = None,
+    reload: bool = True,
+) -> Outcome:
+    """Read ``data`` as each format, validate every board, write it out in each format
+    and read that back: only BridgeFileError may come out. The first other exception
+    is returned as a Crash. ``write_back`` limits the writing to the reads of these
+    formats (the format the input was before mutation), to spend the time on reading;
+    every read is validated."""
+    import bridgefiles as bf
+
+    try:
+        from bridgefiles.validate import validate_board
+    except ImportError:  # the validator not built yet
+        validate_board = None  # type: ignore[assignment]
+    out = Outcome()
+    for fmt in formats:
+        step = f"loads(format={fmt!r}, strict={strict})"
+        try:
+            out.operations += 1
+            loaded = bf.loads(data, format=fmt, strict=strict, limits=FUZZ_LIMITS)
+            out.boards += len(loaded.boards)
+            out.diagnostics += len(loaded.all_diagnostics())
+            if validate_board is not None:
+                for board in loaded.boards:
+                    step = f"validate(board {board.index}) after loads(format={fmt!r})"
+                    out.operations += 1
+                    validate_board(board)
+            if write_back is not None and fmt not in write_back:
+                continue
+            for target in ("pbn", "lin", "json"):
+                step = f"dumps(format={target!r}) after loads(format={fmt!r})"
+                out.operations += 1
+                text = bf.dumps(loaded, format=target)
+                if reload and target == fmt:
+                    step = f"loads(dumps(format={target!r})) after loads(format={fmt!r})"
+                    out.operations += 1
+                    bf.loads(text, format=target, limits=FUZZ_LIMITS)
+        except BridgeFileError:
+            out.refused += 1
+        except Exception as exc:
+            out.crash = Crash(
+                operation=step,
+                format=fmt,
+                exception=f"{type(exc).__name__}: {str(exc)[:500]}",
+                traceback="".join(traceback.format_exception(exc))[-6000:],
+                signature=_signature(exc),
+                data=data,
+            )
+            return out
+    return out
+
+
+def shrink(data: bytes, still_crashes: Callable[[bytes], bool], budget: int = 300) -> bytes:
+    """A smaller input that still crashes the same way: lines, then byte runs, dropped."""
+    tries = 0
+    for unit in ("lines", "bytes"):
+        pieces = data.splitlines(keepends=True) if unit == "lines" else [bytes([b]) for b in data]
+        if unit == "bytes" and len(pieces) > 4096:
+            break
+        chunk = max(1, len(pieces) // 2)
+        while chunk >= 1 and tries < budget:
+            i = 0
+            changed = False
+            while i < len(pieces) and tries < budget:
+                candidate = b"".join(pieces[:i] + pieces[i + chunk :])
+                tries += 1
+                if candidate != data and still_crashes(candidate):
+                    pieces = pieces[:i] + pieces[i + chunk :]
+                    data = candidate
+                    changed = True
+                else:
+                    i += chunk
+            if not changed:
+                chunk //= 2
+    return data
+
+
+def fixture_name(crash: Crash) -> str:
+    """``fuzz-<hash>.<format>``: the replay test reads it as that format."""
+    digest = hashlib.sha1(crash.data).hexdigest()[:12]
+    return f"fuzz-{digest}.{crash.format}"

@@ -1,0 +1,116 @@
+"""Limits on untrusted input: settings with safe defaults, so no upload can hang us.
+
+DESIGN invariant 4 (bounded work): every count or size a hostile file could
+inflate has a ceiling here. Going past one is never a crash, a hang or a memory
+blow-up: the reader stops or cuts at the limit and says so with a ``limit``
+diagnostic (an error), or raises :class:`~bridgefiles.errors.StrictModeError`
+in strict mode.
+
+Where each limit is enforced:
+
+* ``max_file_size``, ``max_line_length`` -- the decode layer
+  (:mod:`bridgefiles.formats.decode`), for every format;
+* ``max_boards`` -- the api layer (:mod:`bridgefiles.api`), for every format;
+* ``max_tags_per_game``, ``max_value_length``, ``max_comment_size``,
+  ``max_nesting``, ``max_commands_per_board`` -- inside the format readers, through
+  :meth:`Limits.check`, which returns the diagnostic to attach (or raises in
+  strict mode) when a count goes over its limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from bridgefiles.errors import StrictModeError
+from bridgefiles.model.diagnostic import Diagnostic, error
+
+_MiB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Ceilings on what one input may make the library do. ``None`` means no limit.
+
+    The defaults are far above any real bridge file (the largest in the corpus is
+    2.6 MB with 10,000 boards; a PBN line is at most 255 characters by the
+    standard) and low enough that one read stays within a few hundred MB.
+    """
+
+    max_file_size: int | None = 512 * _MiB
+    """Bytes read from one input; the rest is not read."""
+    max_line_length: int | None = 256 * 1024
+    """Bytes in one line (line end excluded); the rest of the line is not read. The
+    longest line in the corpus is 1,368 bytes; a LIN reader holds about 1 KB of
+    objects per byte of a line made only of bars, so this also bounds memory."""
+    max_boards: int | None = 1_000_000
+    """Boards read from one input; the boards after it are not read."""
+    max_tags_per_game: int | None = 10_000
+    """Tag pairs in one PBN game (or LIN commands naming a board's metadata)."""
+    max_value_length: int | None = 100_000
+    """Characters in one tag value (PBN) or command value (LIN)."""
+    max_comment_size: int | None = 1_000_000
+    """Characters in one commentary (PBN ``{...}``, LIN ``nt``); an unterminated
+    comment stops being read at this size instead of swallowing the file."""
+    max_nesting: int | None = 100
+    """Depth of nested structures (JSON objects and lists, PBN sections in sections)."""
+    max_commands_per_board: int | None = 100_000
+    """Tokens in one board: LIN commands, PBN auction calls plus play cards."""
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValueError(f"Limits.{f.name} must be a positive int or None, not {value!r}")
+
+    @classmethod
+    def unlimited(cls) -> Limits:
+        """No limit at all: for trusted input only."""
+        return cls(**{f.name: None for f in fields(cls)})
+
+    def but(self, **changes: Any) -> Limits:
+        """A copy with some settings changed: ``DEFAULT_LIMITS.but(max_boards=10)``."""
+        return replace(self, **changes)
+
+    def exceeded(self, name: str, value: int) -> bool:
+        """Whether ``value`` goes over the setting ``name`` (``None``: never)."""
+        limit: int | None = getattr(self, name)
+        return limit is not None and value > limit
+
+    def check(
+        self,
+        name: str,
+        value: int,
+        *,
+        what: str,
+        strict: bool = False,
+        consequence: str = "the rest is not read",
+        **where: Any,
+    ) -> Diagnostic | None:
+        """The hook the readers call: ``None`` while ``value`` is within the limit.
+
+        Over it, a ``limit`` error diagnostic saying which setting and what was
+        left unread (``where``: line, column, path, board), raised as
+        StrictModeError when ``strict``.
+        """
+        if not self.exceeded(name, value):
+            return None
+        diag = limit_diagnostic(name, getattr(self, name), what, consequence, **where)
+        if strict:
+            raise StrictModeError(diag.format(), diag)
+        return diag
+
+
+def limit_diagnostic(
+    name: str, limit: int, what: str, consequence: str, **where: Any
+) -> Diagnostic:
+    """The ``limit`` diagnostic: names the setting so a caller knows what to raise."""
+    return error(
+        "limit",
+        f"{what} goes over the limit {name}={limit:,}; {consequence} "
+        f"(raise it with Limits({name}=...))",
+        **where,
+    )
+
+
+DEFAULT_LIMITS = Limits()

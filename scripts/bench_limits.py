@@ -1,0 +1,98 @@
+"""Timings of inputs made to be slow: each is read at sizes n, 2n, 4n, ... and the time
+per input byte should stay flat (linear work). The tests assert the same as counts
+of work (tests/test_limits.py); only this script looks at the clock.
+
+    .venv/bin/python scripts/bench_limits.py [--quick] [--max-seconds S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import bridgefiles as bf
+from bridgefiles.formats.decode import LineDecoder
+from bridgefiles.limits import Limits
+
+GAME = '[Event "e"]\n[Board "1"]\n[Dealer "N"]\n'
+
+
+def _pbn(extra: str) -> bytes:
+    return (GAME + extra + "\n\n").encode()
+
+
+CASES: list[tuple[str, str, Callable[[int], bytes], int]] = [
+    # name, format (or "decode"), input of size parameter n, first n
+    ("one long line (cut at 256 KB)", "decode", lambda n: b"x" * n + b"\n", 2_500_000),
+    ("PBN: many tags", "pbn", lambda n: _pbn("".join(f'[T{i} "v"]\n' for i in range(n))), 2_000),
+    ("PBN: many tags, each with a comment", "pbn",
+     lambda n: _pbn("".join(f'[T{i} "v"] {{c}}\n' for i in range(n))), 250),
+    ("PBN: one long tag value", "pbn", lambda n: _pbn('[Annotator "' + "a" * n + '"]'), 100_000),
+    ("PBN: unterminated comment", "pbn", lambda n: _pbn("{ open\n" + "words words\n" * n),
+     10_000),
+    ("PBN: long auction (deep repetition)", "pbn",
+     lambda n: _pbn('[Auction "N"]\n' + "1C X XX\n" * n), 1_000),
+    ("PBN: many games", "pbn", lambda n: (GAME + "\n").encode() * n, 500),
+    ("LIN: unterminated value", "lin", lambda n: b"pn|a,b,c,d|nt|" + b"x y " * n, 250_000),
+    ("LIN: many commands in a board", "lin",
+     lambda n: b"pn|a,b,c,d|md|1SAKQ,,,|" + b"mb|p|" * n + b"\n", 2_000),
+    ("LIN: a line of bars", "lin", lambda n: b"|" * n, 10_000),
+    ("JSON: deep nesting", "json", lambda n: b"[" * n, 250_000),
+]
+
+
+def _run(fmt: str, data: bytes) -> None:
+    if fmt == "decode":
+        LineDecoder(limits=Limits()).decode_all(data)
+        return
+    with contextlib.suppress(bf.BridgeFileError):
+        bf.loads(data, fmt)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="three sizes instead of four")
+    parser.add_argument("--max-seconds", type=float, default=20.0,
+                        help="stop a series once one size takes longer than this")
+    opts = parser.parse_args(argv)
+    steps = 3 if opts.quick else 4
+    print(f"{'case':40} {'n':>9} {'bytes':>11} {'seconds':>8} {'us/KB':>8} {'x time':>7} "
+          f"{'peak MB (first n)':>8}")
+    worst = 0.0
+    peak = 0.0
+    for name, fmt, make, first in CASES:
+        previous = None
+        for step in range(steps):
+            n = first * 2**step
+            data = make(n)
+            started = time.perf_counter()
+            _run(fmt, data)
+            elapsed = time.perf_counter() - started
+            if step == 0:  # memory once per case: tracing allocations slows everything
+                tracemalloc.start()
+                _run(fmt, data)
+                peak = tracemalloc.get_traced_memory()[1] / 1e6
+                tracemalloc.stop()
+            growth = elapsed / previous if previous else float("nan")
+            if previous:
+                worst = max(worst, growth)
+            print(f"{name:40} {n:>9,} {len(data):>11,} {elapsed:>8.3f} "
+                  f"{1e6 * elapsed / (len(data) / 1024):>8.1f} {growth:>7.2f} {peak:>8.1f}",
+                  flush=True)
+            previous = elapsed
+            if elapsed > opts.max_seconds:
+                print(f"{name:40} stopped: {elapsed:.1f} s at n={n:,} (not linear?)")
+                break
+    print(f"worst growth of time when the input doubles: x{worst:.2f} (linear: about x2)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
