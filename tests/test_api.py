@@ -29,11 +29,13 @@ from bridgefiles.model.content import same_game
 def _board() -> Board:
     return Board(
         tags=(
-            TagPair(name="Event", value="Test \"quoted\" Pairs"),
+            TagPair(name="Event", value='Test "quoted" Pairs'),
             TagPair(name="Board", value="1"),
             TagPair(name="Dealer", value="N"),
-            TagPair(name="Deal", value="N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 "
-                                       "J973.J98742.3.K4 KQT2.AT.J6542.85"),
+            TagPair(
+                name="Deal",
+                value="N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85",
+            ),
             TagPair(name="Contract", value="5HX"),
             TagPair(name="Declarer", value="S"),
         ),
@@ -41,16 +43,22 @@ def _board() -> Board:
             first=Seat.N,
             entries=(
                 AuctionEntry(call=Call.parse("1D")),
-                AuctionEntry(call=Call.parse("1S"), annotations=Annotations(
-                    alert=True, explanation="5+ spades", nags=(3,))),
+                AuctionEntry(
+                    call=Call.parse("1S"),
+                    annotations=Annotations(alert=True, explanation="5+ spades", nags=(3,)),
+                ),
             ),
             end=AuctionEnd.STOPPED,
             notes=(Note(index=1, text="non-forcing"),),
         ),
         play=Play(
             first=Seat.W,
-            slots=(PlayedCard(card=Card.parse("SK"), annotations=Annotations(
-                comments=(Comment(text="highest of series"),))),),
+            slots=(
+                PlayedCard(
+                    card=Card.parse("SK"),
+                    annotations=Annotations(comments=(Comment(text="highest of series"),)),
+                ),
+            ),
             end=PlayEnd.STOPPED,
         ),
         format="pbn",
@@ -107,3 +115,16 @@ def test_read_streams_from_a_binary_file(tmp_path: Path) -> None:
         first = next(boards)
         assert first.tag("Board") == "1"
         assert len(list(boards)) == 1
+
+
+def test_deep_json_is_a_limit_finding_not_a_crash() -> None:
+    deep = "[" * 5000 + "]" * 5000
+    loaded = bf.loads(deep, format="json")
+    assert [d.code for d in loaded.diagnostics] == ["limit"]
+    assert "max_nesting" in loaded.diagnostics[0].message
+    with pytest.raises(bf.StrictModeError):
+        bf.loads(deep, format="json", strict=True)
+    # strings that look like brackets do not count
+    board_line = '{"tags": [{"name": "Event", "value": "' + "[" * 500 + '"}]}'
+    text = '{"bridgefiles": 1, "boards": [\n' + board_line + "\n]}\n"
+    assert bf.loads(text, format="json").boards[0].tag("Event") == "[" * 500

@@ -16,6 +16,7 @@ carries the content, and a JSON -> PBN/LIN conversion writes export layout.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -27,6 +28,34 @@ from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic, error
 
 HEADER = '{"bridgefiles": 1, "boards": ['
+_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def nesting(text: str) -> int:
+    """How deep objects and lists nest in JSON text, strings left out (linear scan)."""
+    depth = deepest = 0
+    for m in _BRACKET.finditer(_STRING.sub("", text)):
+        if m.group() in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _too_deep(text: str, line: int, options: ReadOptions) -> Diagnostic | None:
+    """Deep nesting would exhaust the parser's recursion: refuse it with a ``limit`` finding."""
+    return options.limits.check(
+        "max_nesting",
+        nesting(text),
+        what="JSON nesting",
+        strict=options.strict,
+        consequence="the value is not read",
+        line=line,
+        column=1,
+        path=options.path,
+    )
 _EXCLUDE = {"source"}
 
 
@@ -68,6 +97,10 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
         yield from _read_lines(lines, options, info)
         return
     text = first + "".join(lines)
+    deep = _too_deep(text, 1, options)
+    if deep is not None:
+        info.diagnostics.append(deep)
+        return
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -102,6 +135,10 @@ def _read_lines(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> I
         if not text or text == "]}":
             continue
         text = text.removesuffix(",")
+        deep = _too_deep(text, lineno, options)
+        if deep is not None:
+            info.diagnostics.append(deep)
+            continue
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
