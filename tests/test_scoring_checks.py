@@ -8,7 +8,11 @@ from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.seats import Seat
-from bridgefiles.scoring.checks import board_diagnostics, score_diagnostics
+from bridgefiles.scoring.checks import (
+    board_diagnostics,
+    rubber_history_diagnostics,
+    score_diagnostics,
+)
 from bridgefiles.scoring.method import parse_scoring
 from bridgefiles.scoring.values import SidedValue
 
@@ -145,3 +149,70 @@ def test_sided_values(text: str, ns: str | None, ew: str | None, bare: str | Non
 def test_sided_values_rejected(text: str) -> None:
     with pytest.raises(ValueError):
         SidedValue.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("vul", "history", "wrong"),
+    [
+        ("None", "NS 0 0 / 0 EW 0 0 / 0", False),
+        ("NS", "NS 0 0 / 100 0 EW 0 0 / 0 0", False),
+        ("EW", "NS 0 0 / 0 0 EW 0 0 / 100 0", False),
+        ("All", "NS 0 0 / 100 0 0 EW 0 0 / 0 100 0", False),
+        ("Both", "NS 0 50 / 120 40 0 EW 0 0 / 60 100 20", False),
+        ("All", "NS 0 0 / 100 0 EW 0 0 / 0 0", True),  # errors_20 games 3 and 4
+        ("None", "NS 0 0 / 100 0 0 EW 0 0 / 0 100 0", True),  # errors_20 games 5 and 6
+        ("NS", "NS 0 0 / 0 EW 0 0 / 0", True),
+        ("NS", "NS 0 0 / 0 0 EW 0 0 / 100 0", True),
+        ("?", "NS 0 0 / 100 0 EW 0 0 / 0 0", False),  # unknown: nothing to compare
+    ],
+)
+def test_rubber_history_against_vulnerable(vul: str, history: str, wrong: bool) -> None:
+    board = _board(Vulnerable=vul, ScoreRubberHistory=history)
+    found = rubber_history_diagnostics(board)
+    assert bool(found) is wrong
+    assert board_diagnostics(board) == found  # no Board tag: only the history is judged
+    for d in found:
+        assert d.code == "score-mismatch"
+        assert d.severity is Severity.ERROR
+        assert d.law == "77"
+        assert (d.line, d.column) == (2, 1)  # the tag read second, as the verifier
+        assert "vulnerable" in d.message and f'Vulnerable is "{vul}"' in d.message
+
+
+def test_rubber_history_vulnerability_not_judged_under_chicago() -> None:
+    history = "NS 0 0 / 100 0 EW 0 0 / 0 0"
+    chicago = _board(Vulnerable="All", Scoring="Chicago", ScoreRubberHistory=history)
+    assert rubber_history_diagnostics(chicago) == []
+    rubber = _board(Vulnerable="All", Scoring="Rubber", ScoreRubberHistory=history)
+    assert len(rubber_history_diagnostics(rubber)) == 1
+
+
+def test_rubber_history_mismatch_goes_on_the_later_tag() -> None:
+    board = _board(ScoreRubberHistory="NS 0 0 / 100 0 EW 0 0 / 0 0", Vulnerable="None")
+    (d,) = rubber_history_diagnostics(board)
+    assert (d.line, d.column) == (2, 1)
+    assert "NS vulnerable" in d.message
+
+
+@pytest.mark.parametrize(
+    ("history", "why"),
+    [
+        ("NS 0 0 / 35 EW 0 0 / 0", "multiple of 10"),
+        ("NS 0 0 / 90 0 EW 0 0 / 60 0", "exactly one side"),  # nobody won game 1
+        ("NS 0 0 / 100 0 EW 0 0 / 120 0", "exactly one side"),  # both did
+        ("NS 0 0 / 100 EW 0 0 / 0", "in progress"),  # a won game with no next game
+        ("NS 0 0 / 100 100 0 EW 0 0 / 0 0 0", "rubber was over"),  # 2-0 ends the rubber
+    ],
+)
+def test_rubber_history_that_no_rubber_has(history: str, why: str) -> None:
+    board = _board(Vulnerable="All", ScoreRubberHistory=history)
+    found = rubber_history_diagnostics(board)
+    assert [d.code for d in found] == ["score-mismatch"]
+    assert why in found[0].message
+    assert found[0].line == 2  # on the history itself, not on Vulnerable
+
+
+@pytest.mark.parametrize("history", ["", "?", "NS 0 0 / 0 EW", "NS 0 0 / 100 0 EW 0 0 / 0"])
+def test_rubber_history_unreadable_is_the_readers(history: str) -> None:
+    board = _board(Vulnerable="All", ScoreRubberHistory=history)
+    assert rubber_history_diagnostics(board) == []

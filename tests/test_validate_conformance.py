@@ -20,19 +20,15 @@ MARKER = re.compile(r"%\s*=+\s*game (\d+)")
 
 # Flagged games that get no error yet, each with the layer that owns the finding. The test
 # asserts this set exactly, so a fix (or a regression) shows up here.
-KNOWN_GAPS: dict[tuple[str, int], str] = {
-    ("errors_10.pbn", 68): "reader: a 255-character line is only a warning",
-    ("errors_10.pbn", 74): "reader: unterminated Note value and bad characters",
-    ("errors_20.pbn", 3): "scoring: ScoreRubberHistory against Vulnerable",
-    ("errors_20.pbn", 4): "scoring: ScoreRubberHistory against Vulnerable",
-    ("errors_20.pbn", 5): "scoring: ScoreRubberHistory against Vulnerable",
-    ("errors_20.pbn", 6): "scoring: ScoreRubberHistory against Vulnerable",
-    ("errors_20.pbn", 20): "reader: bad character in a table",
-}
-# Games with errors from us that the verifier does not flag (it checks fewer things).
+KNOWN_GAPS: dict[tuple[str, int], str] = {}
+# Games with errors from us that the verifier does not flag, each looked at and kept.
 EXTRA_ERRORS: dict[tuple[str, int], str] = {
-    ("errors_10.pbn", 71): "reader: note errors where the verifier only remarks 'No new line'",
-    ("errors_20.pbn", 23): "reader: TotalScoreTable rows out of the declared order",
+    # [TotalScoreTable "#"] inherits game 22's columns, "-Percentage" among them (pbn.md
+    # 2.9: "#" on a table inherits the column definition; the rows still follow), and its
+    # rows 72.49 70.38 70.20 are not ascending: "Bad table order" as in game 22 (pbn.md
+    # 11.1, 12.3). The verifier reports it in game 22 only; we keep the finding, since
+    # the inherited columns make the same order claim over the same rows.
+    ("errors_20.pbn", 23): "reader: TotalScoreTable rows out of the inherited declared order",
 }
 
 

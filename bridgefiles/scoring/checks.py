@@ -1,22 +1,30 @@
-"""Checks the validator runs on a board: Law 2 conditions and the Score tag (Law 77).
+"""Checks the validator runs on a board: Law 2 conditions, the rubber history and the
+Score tag (Law 77).
 
 They only compare and report; nothing is changed here (DESIGN invariant 5).
 """
 
 from __future__ import annotations
 
-from bridgefiles.model.board import Board
+from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring.board import board_dealer, board_vulnerability, parse_board_number
 from bridgefiles.scoring.duplicate import contract_score
 from bridgefiles.scoring.method import parse_scoring
+from bridgefiles.scoring.rubber import RubberState
 from bridgefiles.scoring.values import SidedValue
 
 
 def board_diagnostics(board: Board) -> list[Diagnostic]:
-    """``board-mismatch`` warnings: Dealer or Vulnerable unlike Law 2 for the board number."""
+    """What the board's own tags say against the Laws: ``board-mismatch`` warnings for a
+    Dealer or Vulnerable unlike Law 2 for the board number, and the ScoreRubberHistory
+    errors of :func:`rubber_history_diagnostics`."""
+    return [*_law2_diagnostics(board), *rubber_history_diagnostics(board)]
+
+
+def _law2_diagnostics(board: Board) -> list[Diagnostic]:
     number = parse_board_number(board.board_number)
     if number is None:
         return []
@@ -49,6 +57,84 @@ def board_diagnostics(board: Board) -> list[Diagnostic]:
             )
         )
     return out
+
+
+_VUL_TEXT = {
+    (False, False): "neither side vulnerable (None)",
+    (True, False): "NS vulnerable",
+    (False, True): "EW vulnerable",
+    (True, True): "both sides vulnerable (All)",
+}
+
+
+def _later(a: TagPair, b: TagPair) -> TagPair:
+    """The tag read second: where a contradiction between two tags shows (as the verifier)."""
+    return b if (b.line or 0, b.column or 0) > (a.line or 0, a.column or 0) else a
+
+
+def rubber_history_diagnostics(board: Board) -> list[Diagnostic]:
+    """``score-mismatch`` errors: a ScoreRubberHistory no rubber can have, or one whose
+    games won imply another vulnerability than the Vulnerable tag (pbn.md 10.1, 12.5).
+
+    The history is the state at the start of the deal: every game but the last is
+    finished, won by exactly one side with 100 or more trick points below the line (all
+    multiples of 10), and the game in progress has neither side at 100 yet. A side that
+    has won a game is vulnerable, so one value per side means neither, two values the
+    first game's winner, three both (not under Chicago scoring).
+
+    ``score-mismatch`` rather than ``tag-value``: the value's syntax is fine (the reader
+    checks that); it is the score that disagrees with the Laws' scoring (Law 77) or with
+    the board's Vulnerable tag.
+    """
+    pair = board.tag_pair("ScoreRubberHistory")
+    if pair is None or pair.value.strip() in ("", "?", "-"):
+        return []
+    try:
+        state = RubberState.parse(pair.value)
+    except ValueError:
+        return []  # the reader reports the syntax (tag-value)
+    problems: list[str] = []
+    odd = [b for side in (state.ns, state.ew) for b in side.below if b % 10]
+    if odd:
+        problems.append(f"trick points {odd[0]} are not a multiple of 10")
+    pairs = list(zip(state.ns.below, state.ew.below, strict=True))
+    for game, (ns, ew) in enumerate(pairs[:-1], start=1):
+        if (ns >= 100) == (ew >= 100):
+            problems.append(
+                f"finished game {game} needs exactly one side at 100 or more (NS {ns}, EW {ew})"
+            )
+    ns, ew = pairs[-1]
+    if max(ns, ew) >= 100:
+        problems.append(f"game {len(pairs)} is in progress, yet a side has {max(ns, ew)}")
+    if len(pairs) == 3 and not problems:
+        for side in (Side.NS, Side.EW):
+            if state.games(side) == 2:
+                problems.append(f"{side.value} won games 1 and 2, so the rubber was over")
+    where = pair
+    if not problems and parse_scoring(board.tag("Scoring")).base != "Chicago":
+        # (Chicago's vulnerability goes by the deal's place in its round of four, not by games)
+        vul = board.vulnerable
+        vul_pair = board.tag_pair("Vulnerable")
+        if vul is None or vul_pair is None:
+            return []
+        ns_vul, ew_vul = state.vulnerable(Side.NS), state.vulnerable(Side.EW)
+        if vul.is_vulnerable(Side.NS) == ns_vul and vul.is_vulnerable(Side.EW) == ew_vul:
+            return []
+        problems.append(
+            f'the games won make {_VUL_TEXT[ns_vul, ew_vul]}, but Vulnerable is "{vul_pair.value}"'
+        )
+        where = _later(pair, vul_pair)
+    return [
+        error(
+            "score-mismatch",
+            f'ScoreRubberHistory "{pair.value}": {problem}',
+            law="77",
+            line=where.line,
+            column=where.column,
+            board=board.board_number,
+        )
+        for problem in problems
+    ]
 
 
 def expected_ns_score(

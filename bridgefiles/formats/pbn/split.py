@@ -7,8 +7,15 @@ and inside an open ``{`` comment a ``%`` line is comment text (PBN 2.1). Blocks 
 commentary with no content are not games: their text runs on into the next game,
 whose leading commentary it becomes, as the reference verifier does.
 
+A ``{`` after a table element opens no comment here (PBN 2.7 and 11.1: comments may
+not follow table elements, and ``{`` cannot be part of a section token). The reference
+verifier reports it ("Bad comment") and reads on as table data, so a stray ``{`` in a
+table cannot swallow the games after it; the reader reports it too.
+
 Lines are checked here, once each, for characters PBN forbids (codes 127-159 and
-control characters other than tab and vertical tab; PBN 12.1) and for length.
+control characters other than tab and vertical tab; PBN 12.1) and for length: a line
+of 255 characters or more breaks the 255-character limit, line end included (PBN 2.1
+and 12.1), which the verifier rejects as severe; it is an error, and read in full.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from bridgefiles.formats.pbn.tags import TABLES
 from bridgefiles.model.diagnostic import Severity
 
 # (code, severity, message, line, column)
@@ -26,7 +34,9 @@ _BAD_CHAR = re.compile(r"[\x00-\x08\x0c\x0e-\x1f\x7f-\x9f]")
 _SPECIAL = re.compile(r'[{;"]')
 _STRING_END = re.compile(r'(?:[^"\\]|\\.)*"')
 _BLANK = " \t\r\n"
-MAX_PBN_LINE = 255  # including the line end (PBN 2.1)
+MAX_PBN_LINE = 255  # including the line end, counted as one character (PBN 2.1)
+_TAG_PAIR = re.compile(r'\[\s*([A-Za-z0-9_]*)\s*"(?:[^"\\\r\n]|\\.)*"\s*\]')
+_TABLE_SPECIAL = re.compile(r'[\[{;"]')
 
 
 @dataclass
@@ -81,14 +91,77 @@ def _scan(line: str, in_brace: bool) -> tuple[bool, bool]:
     return in_brace, content
 
 
+@dataclass
+class _Table:
+    """Whether the last tag read is a table tag, and whether elements followed it."""
+
+    open: bool = False
+    elements: bool = False
+
+
+def _tags_line(line: str, table: _Table) -> None:
+    """A line of tag pairs: the table state after its last tag (and any data after it)."""
+    last = None
+    for m in _TAG_PAIR.finditer(line):
+        last = m
+    if last is None:  # a tag pair broken over lines: the old state is the safe guess
+        return
+    table.open = last.group(1) in TABLES
+    table.elements = table.open and bool(line[last.end() :].strip(_BLANK))
+
+
+def _scan_table(line: str, table: _Table) -> tuple[bool, bool]:
+    """Like :func:`_scan` (outside a comment), for a line where a table may be open:
+    tags change the table state, and a ``{`` after an element opens no comment."""
+    content = False
+    i, n = 0, len(line)
+    while i < n:
+        m = _TABLE_SPECIAL.search(line, i)
+        end = m.start() if m else n
+        if line[i:end].strip(_BLANK):
+            content = True
+            table.elements = table.elements or table.open
+        if m is None:
+            break
+        c = m.group()
+        if c == ";":
+            break
+        if c == "{":
+            if table.open and table.elements:
+                content, i = True, end + 1  # not a comment: the reader reports it
+                continue
+            j = line.find("}", end + 1)
+            if j < 0:
+                return True, content
+            i = j + 1
+            continue
+        content = True
+        if c == "[":
+            tag = _TAG_PAIR.match(line, end)
+            if tag is None:
+                table.open = table.elements = False
+                i = end + 1
+                continue
+            table.open, table.elements = tag.group(1) in TABLES, False
+            i = tag.end()
+            continue
+        table.elements = table.elements or table.open
+        s = _STRING_END.match(line, end + 1)
+        if s is None:
+            break
+        i = s.end()
+    return False, content
+
+
 def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
     body = line.rstrip("\r\n")
-    if len(body) + 2 > MAX_PBN_LINE + 1:
+    if len(body) + 1 > MAX_PBN_LINE:
         problems.append(
             (
                 "syntax",
-                Severity.WARNING,
-                f"line of {len(body)} characters; PBN allows 255 including the line end",
+                Severity.ERROR,
+                f"line of {len(body)} characters: PBN allows 255 including the line end, "
+                "so at most 254 before it (PBN 2.1)",
                 lineno,
                 MAX_PBN_LINE,
             )
@@ -123,6 +196,7 @@ def split_games(
     in_brace = False
     has_content = False
     preamble_done = False
+    table = _Table()
     for line in lines:
         lineno += 1
         if len(line) > max_line_length:
@@ -166,6 +240,7 @@ def split_games(
             if has_content:
                 yield Split("game", RawGame(pending, start, problems))
                 pending, problems, start, has_content = [], [], lineno + 1, False
+                table = _Table()
             continue
         if not preamble_done:
             preamble_done = True
@@ -174,8 +249,13 @@ def split_games(
                 pending, start = [], lineno
         if first == "[" and "{" not in line and ";" not in line:
             has_content = True
+            if table.open or "Table" in line:
+                _tags_line(line, table)
         else:
-            in_brace, content = _scan(line, False)
+            if table.open or ("Table" in line and "[" in line):
+                in_brace, content = _scan_table(line, table)
+            else:
+                in_brace, content = _scan(line, False)
             has_content = has_content or content
             comment_size = len(line)
         pending.append(line)

@@ -139,6 +139,7 @@ _RUBBER = _score_forms(r"\d+\s*/\s*\d+")
 _OPTIMUM = re.compile(rf"{_SIDES}\s+[+-]?\d+(?:\s+{_SIDES}\s+[+-]?\d+)?")
 _HISTORY_SIDE = r"\d+\s+\d+\s*/\s*\d+(?:\s+\d+){0,2}"
 _HISTORY = re.compile(rf"NS\s+{_HISTORY_SIDE}\s+EW\s+{_HISTORY_SIDE}")
+_GAMES = re.compile(r"/\s*(\d+(?:\s+\d+)*)")  # a side's games below the line
 
 
 def _number_check(rx: re.Pattern[str], what: str) -> Callable[[str], list[Finding]]:
@@ -151,6 +152,17 @@ def _number_check(rx: re.Pattern[str], what: str) -> Callable[[str], list[Findin
         return _err(f"{value!r} is not {what}")
 
     return check
+
+
+def check_rubber_history(value: str) -> list[Finding]:
+    """``NS <h> EW <h>`` with the same number of games below the line for both sides."""
+    found = _number_check(_HISTORY, "a rubber history NS h EW h")(value)
+    if found:
+        return found
+    ns, ew = (side.split() for side in _GAMES.findall(value))
+    if len(ns) != len(ew):
+        return _err(f"{value!r} gives the two sides different numbers of games")
+    return []
 
 
 def check_percentage(value: str) -> list[Finding]:
@@ -239,7 +251,7 @@ _CHECKS: dict[str, Callable[[str], list[Finding]]] = {
     "ScoreMP": _number_check(_DECIMAL, "a matchpoint score"),
     "ScorePercentage": check_percentage,
     "ScoreRubber": _number_check(_RUBBER, "a rubber score above/below"),
-    "ScoreRubberHistory": _number_check(_HISTORY, "a rubber history NS h EW h"),
+    "ScoreRubberHistory": check_rubber_history,
     "OptimumScore": _number_check(_OPTIMUM, "an optimum score NS n or EW n"),
     "Room": _matcher(r"Open|Closed", "Open or Closed"),
     "FrenchMP": _matcher(r"Yes|No", "Yes or No"),
