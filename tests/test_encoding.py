@@ -45,7 +45,11 @@ def test_iso_8859_1_without_declaration() -> None:
 def test_windows_1252_characters() -> None:
     text, dec = _decode(b'{en dash \x96 euro \x80 quotes \x93x\x94}\n')
     assert text == "{en dash – euro € quotes “x”}\n"
-    assert dec.diagnostics == []
+    # read correctly, and said: 0x80-0x9F are not ISO-8859-1, PBN's charset (pbn.md 2.2)
+    [found] = dec.diagnostics
+    assert found.code == "encoding" and found.severity.value == "warning"
+    assert found.line == 1 and found.column == 10
+    assert "0x96 at byte offset 9" in found.message and "4 such bytes" in found.message
 
 
 def test_windows_1252_undefined_bytes_are_kept_not_lost() -> None:

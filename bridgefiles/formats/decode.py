@@ -433,9 +433,14 @@ class LineDecoder:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 self.encoding = _SINGLE_BYTE_FALLBACK
+                # ISO-8859-1 is PBN's own charset, so reading it is no guess; only the
+                # bytes Windows-1252 gives a meaning to (0x80-0x9F) are reported.
+                self._check_c1(raw, lineno)
                 return _fallback(raw)
             self.encoding = "utf-8"
             return text
+        if enc == _SINGLE_BYTE_FALLBACK and not self._explicit:
+            self._check_c1(raw, lineno)
         if enc in _SINGLE_BYTE and self._explicit:
             self._check_declared_single_byte(raw, enc, lineno)
         try:
@@ -444,6 +449,26 @@ class LineDecoder:
             return self._undecodable(raw, enc, lineno, exc)
         except LookupError:  # pragma: no cover - names are checked by codecs.lookup
             return _fallback(raw)
+
+    def _check_c1(self, raw: bytes, lineno: int) -> None:
+        """Bytes 0x80-0x9F are not ISO-8859-1 (PBN's character set, pbn.md 2.2): read as
+        Windows-1252 they are a guess, so say where they are."""
+        c1 = [i for i, b in enumerate(raw) if 0x80 <= b <= 0x9F]
+        if not c1:
+            return
+        first = c1[0]
+        more = f" ({len(c1)} such bytes on this line)" if len(c1) > 1 else ""
+        self._add(
+            warning(
+                "encoding",
+                f"byte 0x{raw[first]:02X} at byte offset {self._offset + first} is not an "
+                f"ISO-8859-1 character{more}; read as Windows-1252 "
+                f"{_fallback(raw[first : first + 1])!r}",
+                line=lineno,
+                column=first + 1,
+                path=self.path,
+            )
+        )
 
     def _check_declared_single_byte(self, raw: bytes, enc: str, lineno: int) -> None:
         """Declared single-byte, yet the line is UTF-8 with non-ASCII text: say so."""
