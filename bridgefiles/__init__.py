@@ -5,6 +5,10 @@
         print(board.label, board.contract, board.declarer)
 """
 
+# The submodule bridgefiles.validate is imported first, so that the function
+# bf.validate bound below is not replaced by the module of the same name when
+# the submodule is imported later (importing a submodule sets the attribute).
+import bridgefiles.validate as _validate_module  # noqa: F401
 from bridgefiles.api import dumps, iter_dumps, load, loads, read, score, validate, write
 from bridgefiles.errors import BridgeFileError, StrictModeError, UnreadableInputError
 from bridgefiles.model import Board, BridgeFile

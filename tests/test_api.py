@@ -128,3 +128,13 @@ def test_deep_json_is_a_limit_finding_not_a_crash() -> None:
     board_line = '{"tags": [{"name": "Event", "value": "' + "[" * 500 + '"}]}'
     text = '{"bridgefiles": 1, "boards": [\n' + board_line + "\n]}\n"
     assert bf.loads(text, format="json").boards[0].tag("Event") == "[" * 500
+
+
+def test_bf_validate_is_the_function_even_after_the_module_is_imported() -> None:
+    from bridgefiles.validate import BoardReport, validate_board
+
+    assert callable(bf.validate)
+    report = bf.validate(_board())
+    assert isinstance(report, BoardReport)
+    assert report == validate_board(_board())
+    assert report.contract is not None and report.contract.text == "5HX"
