@@ -146,7 +146,8 @@ def play_lines(board: Board, symbols: bool = True) -> list[str]:
 
 def render_board(board: Board, symbols: bool = True) -> str:
     """Everything about a board as text for a terminal."""
-    head = [board.label.capitalize()]
+    label = board.label
+    head = [label[:1].upper() + label[1:]]
     if board.dealer:
         head.append(f"Dealer {board.dealer.full_name}")
     if board.vulnerable:
@@ -188,9 +189,24 @@ def _summary(board: Board, symbols: bool) -> str:
     if report.declarer:
         text += f" by {report.declarer.full_name}"
     if report.tricks is not None and report.tricks.final is not None:
-        text += f", {report.tricks.final} tricks"
+        final = report.tricks.final
+        text += f", {final} tricks"
         if report.tricks.law64:
             text += f" (Law 64: {report.tricks.law64:+d})"
+        level = report.contract.level
+        if level is not None:
+            over = final - (level + 6)
+            text += f", down {-over}" if over < 0 else (f", made +{over}" if over else ", made")
     if report.score is not None:
         text += f", NS {report.score.ns:+d}"
     return text
+
+
+def can_print_symbols(stream: object) -> bool:
+    """Whether ``stream`` can print the suit symbols (else the diagram uses S H D C)."""
+    encoding = getattr(stream, "encoding", None) or "ascii"
+    try:
+        "♠♥♦♣".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

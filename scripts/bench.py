@@ -2,6 +2,11 @@
 
 Each measurement runs in a fresh subprocess so its peak memory (ru_maxrss) is its own.
 Speed is reported, never asserted.
+
+``--jobs 1,2`` adds the command line's process pool: the same event split into a folder
+of files, read (``bridgefiles.batch``), validated and converted (``bridgefiles validate``
+and ``convert --out-dir``, run in the harness process) with each number of jobs. Peak
+memory there is the parent's and the largest worker's.
 """
 
 from __future__ import annotations
@@ -91,6 +96,99 @@ print(json.dumps({{"boards": n, "seconds": dt, "peak_kib": peak}}))
 """
 
 
+JOB_WORKERS: dict[str, str] = {
+    "read": """
+from bridgefiles import batch
+tasks = [batch.CountTask(i) for i in batch.expand([path])]
+n = sum(r.boards for r in batch.run(batch.count_file, tasks, jobs))
+""",
+    "validate": """
+from bridgefiles import batch
+from bridgefiles.cli import main
+n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
+t0 = time.perf_counter()
+import contextlib, io, os
+with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
+    try:
+        main(["validate", path, "-q", "--jobs", str(jobs)])
+    except SystemExit:
+        pass
+""",
+    "convert-lin": """
+from bridgefiles import batch
+from bridgefiles.cli import main
+n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
+t0 = time.perf_counter()
+try:
+    main(["convert", path, "--to", "lin", "--out-dir", out, "-q", "--jobs", str(jobs)])
+except SystemExit:
+    pass
+""",
+    "convert-json": """
+from bridgefiles import batch
+from bridgefiles.cli import main
+n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
+t0 = time.perf_counter()
+try:
+    main(["convert", path, "--to", "json", "--out-dir", out, "-q", "--jobs", str(jobs)])
+except SystemExit:
+    pass
+""",
+}
+
+_JOBS_HARNESS = """
+import resource, sys, time, json
+path, out, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+t0 = time.perf_counter()
+{body}
+dt = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({{"boards": n, "seconds": dt, "peak_kib": max(peak, workers),
+                  "parent_kib": peak, "worker_kib": workers}}))
+"""
+
+
+def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str, float] | str:
+    code = _JOBS_HARNESS.format(body=JOB_WORKERS[kind])
+    out = workdir / f"out-{kind}-{jobs}"
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(folder), str(out), str(jobs)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+        return last[:100]
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def generate_folder(workdir: Path, boards: int, parts: int) -> Path:
+    """The event of ``boards`` boards split over ``parts`` PBN files in a folder."""
+    from bridgefiles.synthetic import generate as gen
+    from bridgefiles.synthetic import to_pbn
+
+    folder = workdir / f"folder-{boards}"
+    folder.mkdir(exist_ok=True)
+    each = max(1, boards // parts)
+    for k in range(parts):
+        with open(folder / f"part{k:02d}.pbn", "w", encoding="utf-8", newline="\r\n") as f:
+            for text in to_pbn(gen(each, seed=7 + k)):
+                f.write(text)
+    return folder
+
+
+def job_row(label: str, result: dict[str, float] | str) -> str:
+    text = row(label, result)
+    if isinstance(result, dict) and "worker_kib" in result:
+        text += (f"  parent {result['parent_kib'] / 1024:.0f}M,"
+                 f" largest worker {result['worker_kib'] / 1024:.0f}M")
+    return text
+
+
 def measure(kind: str, path: Path, workdir: Path) -> dict[str, float] | str:
     code = _HARNESS.format(body=WORKERS[kind])
     out = workdir / f"out-{kind}"
@@ -143,6 +241,11 @@ def main() -> None:
     parser.add_argument("--boards", default="2000,10000",
                         help="comma-separated event sizes (default 2000,10000)")
     parser.add_argument("--only", default=None, help="comma-separated measurements to run")
+    parser.add_argument("--jobs", default=None,
+                        help="comma-separated job counts for the process-pool runs (e.g. 1,2)")
+    parser.add_argument("--parts", type=int, default=8,
+                        help="files the event is split into for the --jobs runs (default 8)")
+    parser.add_argument("--no-lin", action="store_true", help="skip the LIN measurements")
     args = parser.parse_args()
     sizes = [int(x) for x in args.boards.split(",")]
     kinds = ["scan", "read", "validate", "convert-pbn", "convert-lin", "convert-json"]
@@ -161,12 +264,22 @@ def main() -> None:
                 print(row(kind, measure(kind, pbn, workdir)), flush=True)
             if endplay:
                 print(row("endplay (PBN)", measure("endplay", pbn, workdir)), flush=True)
-            print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
-            for kind in ("scan", "read", "validate", "convert-pbn"):
-                if kind in kinds:
-                    print(row(kind, measure(kind, lin, workdir)), flush=True)
-            if endplay:
-                print(row("endplay (LIN)", measure("endplay-lin", lin, workdir)), flush=True)
+            if not args.no_lin:
+                print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
+                for kind in ("scan", "read", "validate", "convert-pbn"):
+                    if kind in kinds:
+                        print(row(kind, measure(kind, lin, workdir)), flush=True)
+                if endplay:
+                    print(row("endplay (LIN)", measure("endplay-lin", lin, workdir)), flush=True)
+            if args.jobs:
+                folder = generate_folder(workdir, size, args.parts)
+                print(f"\nPBN folder, {size} boards in {args.parts} files, process pool")
+                for kind in JOB_WORKERS:
+                    if args.only and kind not in kinds:
+                        continue
+                    for jobs in (int(j) for j in args.jobs.split(",")):
+                        result = measure_jobs(kind, folder, workdir, jobs)
+                        print(job_row(f"{kind} --jobs {jobs}", result), flush=True)
     if not endplay:
         print("\n(endplay not installed: `.venv/bin/pip install endplay` to compare)")
     print(f"\ndone in {time.time() - started:.0f}s")
