@@ -417,6 +417,7 @@ def _content(board: Board) -> dict[str, Any]:
     tags = [t for t in content.get("tags", []) if t.get("value") not in ("?", "")]
     for t in tags:
         t.pop("raw", None)  # "#" and "##" inheritance are spelling; the value is the content
+        t.pop("implied", None)  # so is leaving out a value an earlier game's "##" gives
         if t.get("name") in canonical:
             t["value"] = canonical[t["name"]]
     auction = content.get("auction")
@@ -469,6 +470,12 @@ def _expressed(board: Board, to: str) -> Board:
     was written, board by board: nothing lost, cut short, garbled or out of place."""
     if to == "json":
         return board
+    # Written alone, a board has no earlier game to inherit from: write its inherited
+    # values out (the content compared leaves the spelling of inheritance out).
+    if any(t.implied for t in board.tags):
+        board = board.model_copy(
+            update={"tags": tuple(t.model_copy(update={"implied": False}) for t in board.tags)}
+        )
     again = list(api.loads(api.dumps([board], to), to).boards)
     return again[0] if len(again) == 1 else board
 
