@@ -7,6 +7,7 @@ immutable pydantic models so they serialise and validate at the boundaries.
 from __future__ import annotations
 
 from enum import Enum, IntEnum
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
@@ -163,10 +164,14 @@ class Card(BaseModel):
         """The two-letter PBN form, e.g. ``SA``."""
         return self.suit.value + self.rank.char
 
-    @property
+    @cached_property
     def index(self) -> int:
-        """0-51, clubs 2 first: a compact key for sets and bit masks."""
-        return self.suit.order * 13 + (self.rank.value - 2)
+        """0-51, clubs 2 first: a compact key for sets and bit masks.
+
+        Cached (the interned cards have it set when built): every hash and sort uses it,
+        and enum property access is slow in hot loops.
+        """
+        return _SUIT_ORDER[self.suit] * 13 + (int(self.rank) - 2)
 
     @model_validator(mode="before")
     @classmethod
@@ -199,7 +204,10 @@ class Card(BaseModel):
 
 
 def _build_cards() -> dict[tuple[Suit, Rank], Card]:
-    return {(s, r): Card.model_construct(suit=s, rank=r) for s in Suit for r in Rank}
+    cards = {(s, r): Card.model_construct(suit=s, rank=r) for s in Suit for r in Rank}
+    for card in cards.values():
+        _ = card.index  # fill the cache once, here, rather than on a first hash in a hot loop
+    return cards
 
 
 _CARDS = _build_cards()

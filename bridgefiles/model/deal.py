@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 
 from pydantic import BaseModel, ConfigDict
 
 from bridgefiles.model.cards import ALL_CARDS, RANK_CHARS, SUITS_DESCENDING, Card, Rank, Suit
 from bridgefiles.model.seats import ROTATION, Seat, rotation_from
+
+_INDEX = attrgetter("index")
 
 
 class Hand(BaseModel):
@@ -19,7 +22,8 @@ class Hand(BaseModel):
 
     @classmethod
     def of(cls, cards: Iterable[Card]) -> Hand:
-        ordered = sorted(cards, key=lambda c: (-c.suit.order, -c.rank.value))
+        # Spades first, high to low, is descending card index; the sort is stable either way.
+        ordered = sorted(cards, key=_INDEX, reverse=True)
         return cls.model_construct(cards=tuple(ordered))
 
     @classmethod
@@ -52,10 +56,12 @@ class Hand(BaseModel):
 
     @property
     def pbn(self) -> str:
-        """PBN text with ranks in descending order."""
-        return ".".join(
-            "".join(c.rank.char for c in self.cards if c.suit is s) for s in SUITS_DESCENDING
-        )
+        """PBN text: the cards of each suit in the order held (descending, as ``of`` sorts)."""
+        suits = ["", "", "", ""]  # by suit order: clubs .. spades
+        for c in self.cards:
+            i = c.index  # cached; one division instead of enum property lookups
+            suits[i // 13] += RANK_CHARS[i % 13]
+        return f"{suits[3]}.{suits[2]}.{suits[1]}.{suits[0]}"
 
     @property
     def hcp(self) -> int:
@@ -129,8 +135,8 @@ class Deal(BaseModel):
 
     def unassigned(self) -> frozenset[Card]:
         """The cards no given hand holds: the pool for the hands not given."""
-        held = {c for h in self.hands.values() if h is not None for c in h.cards}
-        return frozenset(c for c in ALL_CARDS if c not in held)
+        held = {c.index for h in self.hands.values() if h is not None for c in h.cards}
+        return frozenset(c for c in ALL_CARDS if c.index not in held)
 
     def completed(self) -> Deal:
         """With exactly one 13-card hand missing, the deal with that hand filled in.

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bridgefiles.formats.pbn.build import construct
+from bridgefiles.model.annotations import NO_ANNOTATIONS
 from bridgefiles.model.calls import Call, CallKind, Contract, Risk
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.play import PlayedCard, Slot, trick_winner
@@ -62,6 +64,28 @@ def final_contract(first: Seat, calls: Sequence[Call | None]) -> Outcome | None:
 
 
 _NOT_PLAYED = PlayedCard(slot=Slot.UNKNOWN)
+_FIELDS = ("card", "line", "column")
+_CARD_SLOT = Slot.CARD
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _played(card: Card, line: int | None, column: int | None) -> PlayedCard:
+    """``PlayedCard(card=card, line=line, column=column)`` without re-validating values
+    the reader has just made (DESIGN.md, Performance)."""
+    return construct(
+        PlayedCard,
+        {
+            "slot": Slot.CARD,
+            "card": card,
+            "revoke": False,
+            "lead_out_of_turn": False,
+            "annotations": NO_ANNOTATIONS,
+            "line": line,
+            "column": column,
+        },
+        set(_FIELDS),
+    )
 
 
 @dataclass
@@ -82,22 +106,47 @@ def place_cards(
     """Chronological cards (with line and column) into ``slots[4*t + k]`` columns.
 
     ``first`` is the opening leader. A short last trick is padded with ``-``.
+    Seats are counted as places after ``first`` here (plain ints, not enum lookups):
+    this runs for every card of every board read.
     """
     slots: list[PlayedCard] = []
-    leader = first
+    trump = strain.trump if strain is not None else None
+    lead = 0  # the leader of the trick, as places after ``first``
+    # declarer's side, as the parity of places after ``first`` (partners are 2 apart)
+    side = None if declarer is None else first.distance(declarer) & 1
     won = 0
     complete = 0
     for start in range(0, len(cards), 4):
         trick = cards[start : start + 4]
-        row: list[PlayedCard | None] = [None, None, None, None]
+        row = [_NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED]
         for j, (card, line, column) in enumerate(trick):
-            seat = leader.offset(j)
-            row[first.distance(seat)] = PlayedCard(card=card, line=line, column=column)
-        slots.extend(p if p is not None else _NOT_PLAYED for p in row)
+            played = _new(PlayedCard)  # _played inlined: this runs for every card read
+            _set(played, "__dict__", {
+                "slot": _CARD_SLOT,
+                "card": card,
+                "revoke": False,
+                "lead_out_of_turn": False,
+                "annotations": NO_ANNOTATIONS,
+                "line": line,
+                "column": column,
+            })  # fmt: skip
+            _set(played, "__pydantic_fields_set__", set(_FIELDS))
+            _set(played, "__pydantic_extra__", None)
+            _set(played, "__pydantic_private__", None)
+            row[(lead + j) & 3] = played
+        slots.extend(row)
         if len(trick) == 4:
             complete += 1
-            leader = trick_winner(leader, [c for c, _, _ in trick], strain)
-            if declarer is not None and leader.side is declarer.side:
+            best, top = 0, trick[0][0]
+            for j in (1, 2, 3):  # as trick_winner (Law 44)
+                card = trick[j][0]
+                if card.suit is top.suit:
+                    if card.rank > top.rank:
+                        best, top = j, card
+                elif card.suit is trump:
+                    best, top = j, card
+            lead = (lead + best) & 3
+            if side is not None and lead & 1 == side:
                 won += 1
     return Placed(tuple(slots), won, complete)
 

@@ -42,13 +42,68 @@ class Command:
 
 
 @dataclass(slots=True)
-class Chunk:
-    """A piece of the file text and the commands read from it."""
+class Run:
+    """A whole run of ``pc`` pairs, or of ``mb``/``an`` pairs, as one grammar token.
+
+    The builder takes the usual pairs of a run straight from ``text`` (DESIGN.md,
+    Performance: ~10x fewer items than one per command); :meth:`commands` gives the
+    same :class:`Command` values one by one, for everything else. ``line`` and
+    ``column`` are those of ``text[0]``; ``offset`` is its place in the file.
+    """
 
     text: str
     offset: int
-    commands: list[Command] = field(default_factory=list)
+    line: int
+    column: int
+
+    def pair(self, raw_tag: str, value: str, start: int) -> Command:
+        """The command of the pair at ``start`` in ``text`` (``raw_tag`` with its blanks),
+        with line, column and file offset as :func:`_command` gives them."""
+        text = self.text
+        stripped = raw_tag.strip(_WS)
+        lead = len(raw_tag) - len(raw_tag.lstrip(_WS))
+        nl = raw_tag.rfind("\n", 0, lead)
+        boundary = self.offset + start + (nl + 1 if nl >= 0 else 0)
+        at = start + lead
+        nl = text.rfind("\n", 0, at)
+        if nl < 0:
+            line, column = self.line, self.column + at
+        else:
+            line, column = self.line + text.count("\n", 0, at), at - nl
+        stray = ""
+        if len(stripped) == 2:
+            tag = stripped.lower()
+        elif len(stripped) > 2:
+            tag = stripped[-2:].lower()
+            stray = stripped[:-2].rstrip(_WS)
+        else:
+            tag = stripped
+        return Command(tag, value, stripped, boundary, line, column, True, stray)
+
+    def commands(self) -> list[Command]:
+        """The run as single commands, as :func:`_split` makes them for other tokens."""
+        return [self.pair(m.group(1), m.group(2), m.start()) for m in _PAIR_RE.finditer(self.text)]
+
+
+@dataclass(slots=True)
+class Chunk:
+    """A piece of the file text and what was read from it: commands and runs."""
+
+    text: str
+    offset: int
+    items: list[Command | Run] = field(default_factory=list)
     cut: bool = False  # ended inside a value because the value grew past the limit
+
+    @property
+    def commands(self) -> list[Command]:
+        """Every command of the chunk, runs taken apart."""
+        out: list[Command] = []
+        for item in self.items:
+            if isinstance(item, Run):
+                out.extend(item.commands())
+            else:
+                out.append(item)
+        return out
 
 
 def _grammar_text() -> str:
@@ -115,7 +170,7 @@ def _command(
 def _split(chunk: Chunk, first_line: int) -> None:
     text = chunk.text
     where = _Positions(text, first_line)
-    out = chunk.commands
+    out = chunk.items
     tokens = cast("list[Token]", parser().parse(text).children)  # the grammar has no subtrees
     for token in tokens:
         kind = token.type
@@ -134,11 +189,9 @@ def _split(chunk: Chunk, first_line: int) -> None:
         elif kind == "PAIR":
             raw_tag, value, _ = body.split("|")
             out.append(_command(raw_tag, value, start, chunk, where, closed=True))
-        else:
-            for m in _PAIR_RE.finditer(body):
-                out.append(
-                    _command(m.group(1), m.group(2), start + m.start(), chunk, where, closed=True)
-                )
+        else:  # PLAY_RUN or AUCTION_RUN: kept whole for the builder
+            line, column = where.at(start)
+            out.append(Run(body, chunk.offset + start, line, column))
 
 
 def chunks(
@@ -175,7 +228,7 @@ def chunks(
                 offset += len(chunk.text)
             body = line.rstrip("\r\n")
             comment = Chunk(line, offset)
-            comment.commands.append(Command("%", body[1:], body, offset, line_no, 1))
+            comment.items.append(Command("%", body[1:], body, offset, line_no, 1))
             yield comment
             offset += len(line)
             line_no += 1

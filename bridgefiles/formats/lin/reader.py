@@ -15,16 +15,19 @@ whatever could not be read is a diagnostic with line and column.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.auction_play import Outcome, final_contract, place_cards
-from bridgefiles.formats.lin.commands import Command, chunks
+from bridgefiles.formats.lin.commands import _WS, Command, Run, chunks
+from bridgefiles.formats.pbn.build import construct
+from bridgefiles.formats.pbn.build import make as _make
 from bridgefiles.formats.registry import FileInfo, ReadOptions
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations
-from bridgefiles.model.auction import Auction, AuctionEntry
+from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind
 from bridgefiles.model.board import Board, EscapeLine, Extra, TagPair
 from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import ALL_CARDS, Card, Rank, Strain, Suit
@@ -51,6 +54,9 @@ _KNOWN = (
 )
 KNOWN_TAGS = frozenset(_KNOWN.split())  # lin.md section 5
 
+
+# One pair of a PLAY_RUN or AUCTION_RUN token: blanks, the two-letter name, the value.
+_RUN_PAIR = re.compile(r"(\s*)(\S\S)\|([^|]*)\|")
 
 _CARD_TEXT: dict[str, Card] = {}
 for _card in ALL_CARDS:
@@ -82,7 +88,7 @@ class _Header:
     extras: list[Extra] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Entry:
     call: Call
     alert: bool
@@ -91,7 +97,7 @@ class _Entry:
     column: int
 
 
-@dataclass
+@dataclass(slots=True)
 class _PendingCard:
     suit: Suit
     rank: Rank | None
@@ -99,6 +105,31 @@ class _PendingCard:
     line: int
     column: int
     position: int
+    card: Card | None = None  # the card itself when the rank is known
+
+
+# mb values already read to one plain call: (call, alert). Filled as values come, up to
+# a bound (memory stays flat whatever the file); the same answer values.calls gives.
+_MB_CACHE: dict[str, tuple[Call, bool]] = {}
+_MB_CACHE_SIZE = 2048
+
+
+def _single_call(value: str) -> tuple[Call, bool] | None:
+    """The one call an ``mb`` value makes, or None for anything unusual (the general
+    path, with its diagnostics, then takes the command)."""
+    found = _MB_CACHE.get(value)
+    if found is not None:
+        return found
+    try:
+        parsed = values.calls(value)
+    except ValueError:
+        return None
+    if len(parsed) != 1 or parsed[0][0] is None:
+        return None
+    found = (parsed[0][0], parsed[0][1])
+    if len(_MB_CACHE) < _MB_CACHE_SIZE:
+        _MB_CACHE[value] = found
+    return found
 
 
 @dataclass
@@ -208,6 +239,77 @@ class _Builder:
             for c in held:
                 self.apply(cur, c)
         self.apply(cur, cmd)
+
+    def feed_run(self, run: Run) -> Iterator[Board]:
+        """A run of ``pc`` (or ``mb``/``an``) pairs: inside a board, with nothing held, its
+        usual pairs are taken here in one pass; otherwise command by command."""
+        acc = self.cur
+        if acc is None or self.pending:
+            for cmd in run.commands():
+                yield from self.feed(cmd)
+            return
+        self.apply_run(acc, run)
+
+    def apply_run(self, acc: _Acc, run: Run) -> None:
+        """What :meth:`apply` does for each pair of ``run``, with its handlers' plain
+        cases inlined (one card, one call, an explanation, an empty pause); any other
+        pair goes through :meth:`apply` itself."""
+        text = run.text
+        if self.options.limits.exceeded("max_commands_per_board", acc.commands + text.count("|")):
+            for cmd in run.commands():  # near the limit: the general path counts and stops
+                self.apply(acc, cmd)
+            return
+        line, column = run.line, run.column
+        flat = "\n" not in text
+        cards = acc.cards
+        entries = acc.entries
+        for m in _RUN_PAIR.finditer(text):
+            blanks, written, value = m.group(1, 2, 3)
+            at = m.start(2)
+            if flat:
+                pline, pcol = line, column + at
+            else:
+                nl = text.rfind("\n", 0, at)
+                if nl < 0:
+                    pline, pcol = line, column + at
+                else:
+                    pline, pcol = line + text.count("\n", 0, at), at - nl
+            tag = written.lower()
+            if not blanks or not blanks.strip(_WS):
+                if tag == "pc":
+                    card = _CARD_TEXT.get(value)
+                    if card is not None:
+                        acc.commands += 1
+                        cards.append(
+                            _PendingCard(card.suit, card.rank, value, pline, pcol, acc.events, card)
+                        )
+                        acc.events += 1
+                        acc.last = tag
+                        continue
+                elif tag == "mb":
+                    single = _single_call(value)
+                    if single is not None:
+                        acc.commands += 1
+                        entries.append(_Entry(single[0], single[1], None, pline, pcol))
+                        acc.events += 1
+                        acc.last = tag
+                        continue
+                elif tag == "an":
+                    if acc.last == "mb" and entries and entries[-1].explanation is None:
+                        acc.commands += 1
+                        entry = entries[-1]
+                        if value == "!" and not entry.alert:
+                            entry.alert = True
+                        else:
+                            entry.explanation = value
+                        acc.last = tag
+                        continue
+                elif tag == "pg" and not value:
+                    acc.commands += 1
+                    acc.last = tag
+                    continue
+            cmd = run.pair(blanks + written, value, m.start())
+            self.apply(acc, cmd)
 
     def is_header(self, cmd: Command) -> bool:
         if cmd.tag == "%":
@@ -559,9 +661,10 @@ class _Builder:
     def on_pc(self, acc: _Acc, cmd: Command) -> None:
         card = _CARD_TEXT.get(cmd.value)
         if card is not None:  # the usual case: one card, as BBO writes it
-            acc.cards.append(
-                _PendingCard(card.suit, card.rank, cmd.value, cmd.line, cmd.column, acc.events)
+            pending = _PendingCard(
+                card.suit, card.rank, cmd.value, cmd.line, cmd.column, acc.events, card
             )
+            acc.cards.append(pending)
             acc.events += 1
             return
         try:
@@ -592,7 +695,10 @@ class _Builder:
                 ),
             )
         for suit, rank, _ in items:
-            acc.cards.append(_PendingCard(suit, rank, cmd.value, cmd.line, cmd.column, acc.events))
+            card = Card.of(suit, rank) if rank is not None else None
+            acc.cards.append(
+                _PendingCard(suit, rank, cmd.value, cmd.line, cmd.column, acc.events, card)
+            )
             acc.events += 1
 
     def on_up(self, acc: _Acc, cmd: Command) -> None:
@@ -661,7 +767,7 @@ class _Builder:
 
         def tag(name: str, value: str | None) -> None:
             if value is not None:
-                tags.append(TagPair(name=name, value=value))
+                tags.append(_make(TagPair, name=name, value=value))
 
         vg = h.vg or []
 
@@ -700,7 +806,7 @@ class _Builder:
             )
         deal: Deal | None = None
         if acc.hands is not None:
-            deal = Deal(hands=acc.hands, first=dealer or Seat.N)
+            deal = _make(Deal, hands=acc.hands, first=dealer or Seat.N)
             given = [h for h in acc.hands.values() if h is not None]
             distinct = len({c.index for h in given for c in h.cards})
             if distinct == 13 * len(given) == 39:
@@ -732,16 +838,23 @@ class _Builder:
                         column=acc.entries[0].column,
                     ),
                 )
-            auction = Auction(
+            auction = _make(
+                Auction,
                 first=first,
                 entries=tuple(
-                    AuctionEntry(
-                        call=e.call,
-                        annotations=Annotations(alert=e.alert, explanation=e.explanation)
-                        if e.alert or e.explanation is not None
-                        else NO_ANNOTATIONS,
-                        line=e.line,
-                        column=e.column,
+                    construct(
+                        AuctionEntry,
+                        {
+                            "kind": EntryKind.CALL,
+                            "call": e.call,
+                            "insufficient": False,
+                            "annotations": Annotations(alert=e.alert, explanation=e.explanation)
+                            if e.alert or e.explanation is not None
+                            else NO_ANNOTATIONS,
+                            "line": e.line,
+                            "column": e.column,
+                        },
+                        {"call", "annotations", "line", "column"},
                     )
                     for e in acc.entries
                 ),
@@ -767,7 +880,8 @@ class _Builder:
         tag("HomeTeam", vg_field(5))
         tag("VisitTeam", vg_field(7))
         extras = [*h.extras, *acc.extras] if h.extras else acc.extras
-        return Board(
+        return _make(
+            Board,
             tags=tuple(tags),
             auction=auction,
             play=play,
@@ -867,7 +981,8 @@ class _Builder:
                 diags,
                 error("play", f"{len(cards)} cards played, more than 52", line=first_card.line),
             )
-        play = Play(
+        play = _make(
+            Play,
             first=leader,
             slots=placed.slots,
             end=PlayEnd.STOPPED if claim is not None else PlayEnd.OPEN,
@@ -882,11 +997,8 @@ class _Builder:
     ) -> list[tuple[Card, int | None, int | None]]:
         """Cards with ranks; a suit alone (movies) is the lowest card the player holds."""
         out: list[tuple[Card, int | None, int | None]] = []
-        if all(c.rank is not None for c in acc.cards):
-            for c in acc.cards:
-                assert c.rank is not None
-                out.append((Card.of(c.suit, c.rank), c.line, c.column))
-            return out
+        if all(c.card is not None for c in acc.cards):
+            return [(c.card, c.line, c.column) for c in acc.cards]  # type: ignore[misc]
         held = {s: set(h.cards) if h else set() for s, h in (deal.hands.items() if deal else ())}
         seat = leader
         trick: list[Card] = []
@@ -964,13 +1076,16 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
                 what="a value with no closing bar",
                 strict=options.strict,
                 consequence="it is cut there and reading goes on",
-                line=chunk.commands[0].line if chunk.commands else None,
+                line=chunk.items[0].line if chunk.items else None,
                 path=options.path,
             )
             if diag is not None:
                 (builder.cur.diagnostics if builder.cur else info.diagnostics).append(diag)
-        for cmd in chunk.commands:
-            yield from builder.feed(cmd)
+        for item in chunk.items:
+            if isinstance(item, Run):
+                yield from builder.feed_run(item)
+            else:
+                yield from builder.feed(item)
     yield from builder.end()
 
 

@@ -20,12 +20,13 @@ _set = object.__setattr__
 
 @cache
 def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], bool]:
+    # Every field, in field order (required ones hold PydanticUndefined until the caller
+    # gives them), so an instance's __dict__ is in the order validation gives it.
     defaults: dict[str, Any] = {}
     factories = False
     for name, info in cls.model_fields.items():
-        if info.default is not PydanticUndefined:
-            defaults[name] = info.default
-        elif info.default_factory is not None:
+        defaults[name] = info.default
+        if info.default is PydanticUndefined and info.default_factory is not None:
             factories = True
     return defaults, factories
 
@@ -41,6 +42,24 @@ def make(cls: type[M], **values: Any) -> M:
     obj = cls.__new__(cls)
     _set(obj, "__dict__", {**defaults, **values})
     _set(obj, "__pydantic_fields_set__", set(values))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+_new = object.__new__
+
+
+def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
+    """The leanest build: ``data`` holds every field of ``cls`` (the caller's duty) and
+    becomes the instance's ``__dict__``; ``fields_set`` is what the caller set explicitly.
+
+    For the models a reader makes by the thousand (played cards, auction entries),
+    where even :func:`make`'s merge of defaults shows in a profile.
+    """
+    obj = _new(cls)
+    _set(obj, "__dict__", data)
+    _set(obj, "__pydantic_fields_set__", fields_set)
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
     return obj

@@ -34,7 +34,7 @@ from lark.exceptions import LarkError
 
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.pbn import tables as tbl
-from bridgefiles.formats.pbn.build import make
+from bridgefiles.formats.pbn.build import construct, make
 from bridgefiles.formats.pbn.grammar import parser
 from bridgefiles.formats.pbn.sections import SectionReader
 from bridgefiles.formats.pbn.split import RawGame, split_games
@@ -201,14 +201,26 @@ class GameReader:
             self.lead_item(tok)
         if sections:
             self.first_tag_line = self.pos(sections[0][0])[0]
+        limits = self.limits
+        max_tags = limits.max_tags_per_game
+        max_value = limits.max_value_length
         for tags_tok, items in sections:
             run = self.tag_run(tags_tok)
             last = len(run) - 1
             for i, (name, written, line, col, vline, vcol) in enumerate(run):
-                kept = self.within_limits(name, written, line, col, vline, vcol)
-                if kept is None:
-                    continue
-                raw = kept
+                if (
+                    max_tags is not None
+                    and max_value is not None
+                    and self.tag_count < max_tags
+                    and len(written) <= max_value
+                ):
+                    self.tag_count += 1  # within both limits: what within_limits would say
+                    raw = written
+                else:
+                    kept = self.within_limits(name, written, line, col, vline, vcol)
+                    if kept is None:
+                        continue
+                    raw = kept
                 if i == last and items:
                     self.section(name, raw, line, col, vline, vcol, items)
                 elif not self.simple_tag(name, raw, line, col, vline, vcol):
@@ -228,8 +240,8 @@ class GameReader:
             )
         if text.endswith("}"):
             body = text[1:-1]
-        else:
-            body = text[1:]
+        else:  # it runs to the end of the game: the game's closing blank lines are not its text
+            body = re.sub(r"(?:\n[ \t\v\f]*)+\Z", "", text[1:])
             self.problem(
                 "syntax", "comment '{' is not closed before the end of the game", line, col
             )
@@ -347,7 +359,22 @@ class GameReader:
             found = check_value(name, raw)
         for code, sev, msg in found:
             self.problems.append((code, sev, f"{name}: {msg}", vline, vcol))
-        self.tags.append(make(TagPair, name=name, value=raw, raw=None, line=line, column=col))
+        self.tags.append(
+            construct(
+                TagPair,
+                {
+                    "name": name,
+                    "value": raw,
+                    "raw": None,
+                    "comments": (),
+                    "section": (),
+                    "line": line,
+                    "column": col,
+                    "implied": False,
+                },
+                {"name", "value", "raw", "line", "column"},  # what make() would record
+            )
+        )
         return True
 
     def section(

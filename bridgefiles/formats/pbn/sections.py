@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bridgefiles.formats.pbn.build import make
+from bridgefiles.formats.pbn.build import construct, make
 from bridgefiles.model.annotations import (
     NO_ANNOTATIONS,
     SUFFIX_NAGS,
@@ -22,8 +22,8 @@ from bridgefiles.model.annotations import (
     Comment,
 )
 from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind
-from bridgefiles.model.calls import Call
-from bridgefiles.model.cards import Card, Strain
+from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
+from bridgefiles.model.cards import ALL_CARDS, Card, Strain
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
 from bridgefiles.model.seats import Seat
@@ -42,6 +42,23 @@ TOKEN = re.compile(
 )
 _CALL = re.compile(r"pass|xx?|[1-7](?:nt|[cdhs])", re.IGNORECASE)
 _CARD = re.compile(r"[SHDCshdc][AKQJTakqjt2-9]")
+
+# The plain words of a section, as the token path reads them (Card.parse, Call.parse):
+# data made of these alone takes the fast path of SectionReader.data.
+_PLAIN_CARDS: dict[str, Card] = {}
+for _card in ALL_CARDS:
+    for _s in (_card.suit.value, _card.suit.value.lower()):
+        for _r in (_card.rank.char, _card.rank.char.lower()):
+            _PLAIN_CARDS[_s + _r] = _card
+_PLAIN_CALLS: dict[str, Call] = {"Pass": PASS, "PASS": PASS, "pass": PASS}
+for _call in (DOUBLE, REDOUBLE, *ALL_BIDS):
+    _PLAIN_CALLS[_call.text] = _call
+    _PLAIN_CALLS[_call.text.lower()] = _call
+_WORD = re.compile(r"\S+")
+_NOTE_REF = {f"={n}=": n for n in range(1, 33)}  # the note references _annotation takes
+# Every field is given when the reader builds these (the fields-set pydantic keeps).
+_ENTRY_FIELDS = frozenset(AuctionEntry.model_fields)
+_SLOT_FIELDS = frozenset(PlayedCard.model_fields)
 
 AUCTION_ONLY_NAGS = frozenset({*range(1, 7), 13, *range(20, 94)})
 PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
@@ -89,13 +106,85 @@ class _Item:
         )
 
 
+_new = object.__new__
+_set = object.__setattr__
+_CARD_SLOT = Slot.CARD
+
+
+def _plain_call(call: Call, line: int, column: int) -> AuctionEntry:
+    """The model of a call with nothing on it, as auction_entries would make it."""
+    return construct(
+        AuctionEntry,
+        {
+            "kind": EntryKind.CALL,
+            "call": call,
+            "insufficient": False,
+            "annotations": NO_ANNOTATIONS,
+            "line": line,
+            "column": column,
+        },
+        set(_ENTRY_FIELDS),
+    )
+
+
+def _unplain(model: AuctionEntry | PlayedCard) -> _Item:
+    """A plain call or card back as an _Item, for an annotation or comment to come."""
+    line, column = model.line or 0, model.column or 0
+    if isinstance(model, PlayedCard):
+        return _Item(line, column, card=model.card)
+    return _Item(line, column, call=model.call)
+
+
+def _card_of(item: _Item | AuctionEntry | PlayedCard) -> Card | None:
+    return None if isinstance(item, AuctionEntry) else item.card
+
+
+def _entry_model(item: _Item | AuctionEntry | PlayedCard) -> AuctionEntry:
+    if isinstance(item, AuctionEntry):
+        return item
+    assert isinstance(item, _Item)  # an auction holds no PlayedCard
+    return construct(
+        AuctionEntry,
+        {
+            "kind": item.kind,
+            "call": item.call,
+            "insufficient": item.insufficient,
+            "annotations": item.annotations(),
+            "line": item.line,
+            "column": item.column,
+        },
+        set(_ENTRY_FIELDS),
+    )
+
+
+def _slot_model(item: _Item | AuctionEntry | PlayedCard) -> PlayedCard:
+    if isinstance(item, PlayedCard):
+        return item
+    assert isinstance(item, _Item)  # a play holds no AuctionEntry
+    return construct(
+        PlayedCard,
+        {
+            "slot": item.slot,
+            "card": item.card,
+            "revoke": item.revoke,
+            "lead_out_of_turn": item.lead_out_of_turn,
+            "annotations": item.annotations(),
+            "line": item.line,
+            "column": item.column,
+        },
+        set(_SLOT_FIELDS),
+    )
+
+
 @dataclass
 class SectionReader:
     """Reads the tokens of one Auction (``play=False``) or Play section."""
 
     play: bool
     problems: list[Problem]
-    items: list[_Item] = field(default_factory=list)
+    # _Item while a call or card may still take annotations; plain ones read by the fast
+    # path are their models already (see _plain), made into an _Item again if need be.
+    items: list[_Item | AuctionEntry | PlayedCard] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)  # before the first token
     end_item: _Item | None = None  # AP or '*' with its annotations
     end: str = ""
@@ -116,7 +205,12 @@ class SectionReader:
             return self.end_item
         if self.plus is not None and not self.play:
             return self.plus
-        return self.items[-1] if self.items else None
+        if not self.items:
+            return None
+        last = self.items[-1]
+        if not isinstance(last, _Item):
+            last = self.items[-1] = _unplain(last)
+        return last
 
     def comment(self, comment: Comment) -> None:
         current = self._current
@@ -128,7 +222,7 @@ class SectionReader:
             current.comments.append(comment.model_copy(update={"follows": current.last}))
 
     def data(self, text: str, line: int, column: int) -> None:
-        if self.stopped:
+        if self.stopped or self._plain(text, line, column):
             return
         for kind, tok, ln, col in tokens(text, line, column):
             self.token_count += 1
@@ -157,6 +251,73 @@ class SectionReader:
             else:
                 self._problem(f"unexpected character {tok!r}", ln, col)
 
+    def _plain(self, text: str, line: int, column: int) -> bool:
+        """Data of plain calls or cards only (and a last ``AP`` or ``*``), nothing pending:
+        read here in one pass, as the token path would read it. False, having changed
+        nothing, when the token path must read the data (DESIGN.md, Performance)."""
+        if self.end or self.plus is not None or self.pending_mark is not None:
+            return False
+        play = self.play
+        found: list[_Item | AuctionEntry | PlayedCard] = []
+        end: _Item | None = None  # AP or '*', the last word
+        end_mark = ""
+        refs: list[tuple[int, int, int]] = []
+        for i, row in enumerate(text.splitlines()):
+            base = column if i == 0 else 1
+            for m in _WORD.finditer(row):
+                if end is not None:
+                    return False  # something after AP or '*': the token path reports it
+                word = m.group()
+                # the models are built inline (construct's body): this runs for every card
+                if play:
+                    card = _PLAIN_CARDS.get(word)
+                    if card is not None:
+                        obj = _new(PlayedCard)
+                        _set(obj, "__dict__", {
+                            "slot": _CARD_SLOT,
+                            "card": card,
+                            "revoke": False,
+                            "lead_out_of_turn": False,
+                            "annotations": NO_ANNOTATIONS,
+                            "line": line + i,
+                            "column": base + m.start(),
+                        })  # fmt: skip
+                        _set(obj, "__pydantic_fields_set__", set(_SLOT_FIELDS))
+                        _set(obj, "__pydantic_extra__", None)
+                        _set(obj, "__pydantic_private__", None)
+                        found.append(obj)
+                        continue
+                else:
+                    call = _PLAIN_CALLS.get(word)
+                    if call is not None:
+                        found.append(_plain_call(call, line + i, base + m.start()))
+                        continue
+                    if word.upper() == "AP":
+                        end_mark = AuctionEnd.ALL_PASS.value
+                        end = _Item(line + i, base + m.start())
+                        continue
+                ref = _NOTE_REF.get(word)
+                if ref is not None and found and not isinstance(found[-1], _Item):
+                    target = found[-1] = _unplain(found[-1])  # as _annotation reads =n=
+                    target.note = ref
+                    target.last = "note"
+                    refs.append((ref, line + i, base + m.start()))
+                    continue
+                if word != "*":
+                    return False
+                end_mark = "*"
+                end = _Item(line + i, base + m.start())
+        count = len(found) + len(refs) + (end is not None)
+        if self.max_tokens is not None and self.token_count + count > self.max_tokens:
+            return False
+        self.token_count += count
+        self.items.extend(found)
+        self.note_refs.extend(refs)
+        if end is not None:
+            self.end = end_mark
+            self.end_item = end
+        return True
+
     # -- tokens ---------------------------------------------------------------------
     def _after_end(self, tok: str, line: int, column: int) -> bool:
         if self.end or (self.plus is not None and not self.play):
@@ -183,7 +344,9 @@ class SectionReader:
             return
         item = _Item(line, column)
         if tok == "-":
-            if any(i.kind is not EntryKind.NONE for i in self.items):
+            if any(
+                not isinstance(i, PlayedCard) and i.kind is not EntryKind.NONE for i in self.items
+            ):
                 self._problem(
                     "'-' after a call: it only fills seats before the dealer", line, column
                 )
@@ -266,7 +429,9 @@ class SectionReader:
         self.plus = _Item(line, column)
 
     def _auction_complete(self) -> bool:
-        calls = [i.call for i in self.items if i.kind is EntryKind.CALL]
+        calls = [
+            i.call for i in self.items if not isinstance(i, PlayedCard) and i.kind is EntryKind.CALL
+        ]
         if len(calls) >= 4 and all(c is not None and c.is_pass for c in calls[:4]):
             return True
         if not any(c is not None and c.is_bid for c in calls):
@@ -377,9 +542,9 @@ class SectionReader:
         leader = first
         for t in range(trick):
             slots = self.items[4 * t : 4 * t + 4]
-            if len(slots) < 4 or any(i.card is None for i in slots):
+            if len(slots) < 4 or any(_card_of(i) is None for i in slots):
                 return
-            order = [slots[(first.distance(leader) + k) % 4].card for k in range(4)]
+            order = [_card_of(slots[(first.distance(leader) + k) % 4]) for k in range(4)]
             leader = trick_winner(leader, [c for c in order if c is not None], strain)
         slots = self.items[4 * trick : 4 * trick + 4]
         start = first.distance(leader)
@@ -391,11 +556,11 @@ class SectionReader:
             item = slots[pos]
             if item is self.plus:
                 seen_plus = True
-            elif seen_plus and item.card is not None:
+            elif seen_plus and _card_of(item) is not None:
                 self._problem(
-                    f"card {item.card} comes after '+' in the order of play",
-                    item.line,
-                    item.column,
+                    f"card {_card_of(item)} comes after '+' in the order of play",
+                    item.line or 0,
+                    item.column or 0,
                 )
 
     # -- results --------------------------------------------------------------------
@@ -406,18 +571,7 @@ class SectionReader:
             )
 
     def auction_entries(self) -> tuple[AuctionEntry, ...]:
-        return tuple(
-            make(
-                AuctionEntry,
-                kind=i.kind,
-                call=i.call,
-                insufficient=i.insufficient,
-                annotations=i.annotations(),
-                line=i.line,
-                column=i.column,
-            )
-            for i in self.items
-        )
+        return tuple(_entry_model(i) for i in self.items)
 
     def auction_end(self) -> tuple[AuctionEnd, Annotations]:
         if self.plus is not None:
@@ -427,19 +581,7 @@ class SectionReader:
         return AuctionEnd.OPEN, NO_ANNOTATIONS
 
     def play_slots(self) -> tuple[PlayedCard, ...]:
-        return tuple(
-            make(
-                PlayedCard,
-                slot=i.slot,
-                card=i.card,
-                revoke=i.revoke,
-                lead_out_of_turn=i.lead_out_of_turn,
-                annotations=i.annotations(),
-                line=i.line,
-                column=i.column,
-            )
-            for i in self.items
-        )
+        return tuple(_slot_model(i) for i in self.items)
 
     def play_end(self) -> tuple[PlayEnd, Annotations]:
         if self.end_item is not None:
