@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from bridgefiles.formats.pbn.tables import pad
-from bridgefiles.formats.pbn.tags import MTS, MTS_1_0, escape
+from bridgefiles.formats.pbn.tags import MTS, MTS_1_0, NO_INHERITANCE, escape
 from bridgefiles.formats.registry import FileInfo, WriteOptions
 from bridgefiles.model.annotations import SUFFIX_NAGS, Annotations, Comment, CommentKind, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
@@ -189,6 +189,12 @@ class GameWriter:
     def inherited(self, pair: TagPair, text: str) -> str:
         """``"#"`` only where a reader of our output resolves it to the same value
         (export fills missing tags with "?", which can change what "#" finds)."""
+        own = not (pair.raw is not None and pair.raw.startswith("#"))
+        if text.startswith("#") and own and pair.name not in NO_INHERITANCE:
+            # A value of its own that starts with '#' would read back as inheritance:
+            # "##" + value reads as that value (and as the default for later games that
+            # leave the tag out, which export format does only for tags it inherits).
+            return "##" + text
         if text != "#":
             return text
         expected = self.defaults.get(pair.name, self.last.get(pair.name, ""))
