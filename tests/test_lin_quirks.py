@@ -364,3 +364,19 @@ def test_joined_vugraph_files_start_a_new_header() -> None:
     assert bf.dumps(loaded, format="lin", layout="preserve") == text
     again = bf.loads(bf.dumps(loaded, format="lin"), format="lin").boards
     assert [b.tag("Event") for b in again] == [b.tag("Event") for b in loaded.boards]
+
+
+def test_a_line_of_players_opens_the_next_board_without_a_deal() -> None:
+    """lin.md 4 rule 3: a second table's record of a deal, written without ``md``."""
+    text = (
+        "pn|A,B,C,D|st||md|3SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|rh||"
+        "ah|Board 1|sv|o|mb|1S|mb|p|mb|p|mb|p|pg||\n"
+        "pn|E,F,G,H|st||rh||mb|2S|mb|p|mb|p|mb|p|pg||\n"
+        "st||md|4SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|rh||ah|Board 2|sv|n|"
+        "mb|p|mb|p|mb|p|mb|p|pg||\n"
+    )
+    boards = bf.loads(text, format="lin").boards
+    assert [b.tag("South") for b in boards] == ["A", "E", None]
+    assert [len(b.auction.entries) if b.auction else 0 for b in boards] == [4, 4, 4]
+    assert boards[1].deal is None and boards[2].board_number == "2"
+    assert bf.dumps(bf.loads(text, format="lin"), "lin", layout="preserve") == text

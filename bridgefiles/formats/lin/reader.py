@@ -167,6 +167,9 @@ class _Acc:
         return bool(self.entries or self.cards or self.claim or self.unknown_calls)
 
 
+_LINE_OPENERS = frozenset({"st", "md", "ah", "rh"})
+
+
 class _Builder:
     def __init__(self, options: ReadOptions, info: FileInfo) -> None:
         self.options = options
@@ -217,6 +220,20 @@ class _Builder:
             return
         tag = cmd.tag
         if tag == "qx" and (cur.has_qx or cur.hands is not None or cur.has_body):
+            yield from self.start(cmd)
+            return
+        if (
+            cmd.column == 1
+            and cur.has_body
+            and not cur.has_qx
+            and (
+                (tag == "pn" and len(cmd.value.split(",")) == 4)
+                or (tag in _LINE_OPENERS and cur.hands is None)
+            )
+        ):
+            # lin.md 4, rule 3: in a file of one board a line, a line that starts with the
+            # players, ``st``, ``md``, ``ah`` or ``rh`` opens the next board even when the
+            # current one has no deal to tell it by (a second table's record of a deal).
             yield from self.start(cmd)
             return
         if (
