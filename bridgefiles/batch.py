@@ -538,7 +538,8 @@ def convert_file(task: ConvertTask, report: Report = _no_report) -> FileResult:
                 _write_text(data, tmp, task.to, task.layout, charset)
             else:  # api.write is atomic itself, and cleans what a killed run left
                 api.write(data, target, task.to, layout=task.layout, encoding=charset)
-        result.boards = counted.count
+        # a whole file written as it stands is not counted on the way through
+        result.boards = counted.count or (len(whole.boards) if whole is not None else 0)
         if task.verify and tmp is not None and task.to not in TABLE_FORMATS:
             problem = _verify(tmp, task.to, digests)
             if problem is not None:
