@@ -111,3 +111,50 @@ def bf_report(reports: list[BoardReport]) -> dict[str, Any]:
     from bridgefiles.validate import report_json
 
     return report_json([(str(FIXTURE), "pbn", [], reports)])
+
+
+def _lin_boards(lost: list[Any] | None = None) -> dict[str, Board]:
+    """The same games as LIN (our PBN -> LIN conversion), read back by the LIN reader."""
+    pbn = bf.loads(FIXTURE.read_text(), format="pbn")
+    found: list[Any] = [] if lost is None else lost
+    text = bf.dumps(pbn, format="lin", on_diagnostic=found.append)
+    boards = bf.loads(text, format="lin").boards
+    pbn_names = list(_boards())
+    assert len(boards) == len(pbn_names)
+    return dict(zip(pbn_names, boards, strict=True))
+
+
+# R15 is a Result with '^' (the players agreed on a count that differs from the tricks
+# won): LIN has no way to say it, so its LIN board is judged by the play alone.
+LIN_NAMES = [n for n in NAMES if n != "R15"]
+
+
+@pytest.mark.parametrize("name", LIN_NAMES)
+def test_revoke_scenario_as_a_lin_board(name: str) -> None:
+    """Issue: each R1-R15 scenario also as a LIN board whose report gives the tricks.
+
+    LIN cannot mark a revoke (no ``^R``), so each is found from the play; the JSON
+    report's ``tricks`` must match the PBN game's.
+    """
+    vector = _vectors()[name]
+    lost: list[Any] = []
+    board = _lin_boards(lost)[name]
+    assert board.format == "lin"
+    report = validate_board(board)
+    assert report.contract is not None and report.contract.text == "4S"
+    assert report.tricks is not None
+    if name == "R11":
+        # a claim after a revoke: PBN's Result holds the count after the transfer, LIN's mc
+        # the claim before it; the conversion says so, and the final count is kept
+        assert report.tricks.final == vector["expected_ns_tricks_after"]
+        assert any(d.code == "lost-in-conversion" and "Law 64" in d.message for d in lost)
+        return
+    assert report.to_json()["tricks"] == {
+        "won": vector["ns_tricks_before_rectification"],
+        "law64": vector["expected_tricks_transferred_to_ns"],
+        "final": vector["expected_ns_tricks_after"],
+    }
+    revokes = [d for d in report.diagnostics if d.code == "revoke"]
+    assert sorted((d.trick, d.seat.value if d.seat else "") for d in revokes) == sorted(
+        (r["trick"], r["player"]) for r in vector["revokes"]
+    )

@@ -394,6 +394,10 @@ def _play_to_lin(
         and (play.end is PlayEnd.STOPPED or order)
     ):
         claim = Claim(tricks=tricks)
+        if any(s.revoke for s in play.slots):
+            _say(found, board, "the Result may include a Law 64 revoke transfer; LIN's mc is "
+                 "the claim before it, so the tricks claimed are written as the Result",
+                 play.line)
     slots = tuple(
         s.model_copy(update={"annotations": Annotations()}) if not s.annotations.is_empty else s
         for s in play.slots
