@@ -181,19 +181,33 @@ def read(
             stream.close()
 
 
+def file_from_info(
+    boards: Iterable[Board], info: FileInfo, fmt_name: str, *, stream: bool = False
+) -> BridgeFile:
+    """A BridgeFile from boards and what the reader learned about the file.
+
+    ``stream=True`` keeps ``boards`` as the iterator it is (not validated, never held
+    whole): for handing a file that is still being read straight to a writer.
+    """
+    fields: dict[str, Any] = {
+        "format": fmt_name,
+        "directives": tuple(info.directives),
+        "path": info.path,
+        "encoding": info.encoding,
+        "newline": info.newline,
+        "preamble": info.preamble,
+        "trailer": info.trailer,
+        "diagnostics": tuple(info.diagnostics),
+    }
+    if stream:
+        lazy: Any = boards  # writers only iterate it; a tuple is not required of them
+        return BridgeFile.model_construct(boards=lazy, **fields)
+    return BridgeFile(boards=tuple(boards), **fields)
+
+
 def _collect(boards: Iterator[Board], info: FileInfo, fmt_name: str) -> BridgeFile:
     collected = tuple(_guard(boards))
-    return BridgeFile(
-        format=fmt_name,
-        boards=collected,
-        directives=tuple(info.directives),
-        path=info.path,
-        encoding=info.encoding,
-        newline=info.newline,
-        preamble=info.preamble,
-        trailer=info.trailer,
-        diagnostics=tuple(info.diagnostics),
-    )
+    return file_from_info(collected, info, fmt_name)
 
 
 def load(

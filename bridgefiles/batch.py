@@ -393,19 +393,8 @@ def _boards_with_info(
 
 def _lazy_file(boards: Iterator[Board], info: FileInfo, fmt: str) -> BridgeFile:
     """A BridgeFile whose boards are still a stream, so writers see the file's directives
-    and the boards are never all held at once. Not validated: it is only handed to a writer."""
-    stream: Any = boards
-    return BridgeFile.model_construct(
-        format=fmt,
-        boards=stream,
-        directives=tuple(info.directives),
-        path=info.path,
-        encoding=info.encoding,
-        newline=info.newline,
-        preamble=info.preamble,
-        trailer=info.trailer,
-        diagnostics=tuple(info.diagnostics),
-    )
+    and the boards are never all held at once."""
+    return api.file_from_info(boards, info, fmt, stream=True)
 
 
 def _content(board: Board) -> dict[str, Any]:

@@ -43,36 +43,6 @@ for board in bf.read(path):
     validate_board(board)
     n += 1
 """,
-    "convert-pbn": """
-import bridgefiles as bf, os
-n = 0
-def counted():
-    global n
-    for b in bf.read(path):
-        n += 1
-        yield b
-bf.write(counted(), out, "pbn")
-""",
-    "convert-lin": """
-import bridgefiles as bf
-n = 0
-def counted():
-    global n
-    for b in bf.read(path):
-        n += 1
-        yield b
-bf.write(counted(), out, "lin")
-""",
-    "convert-json": """
-import bridgefiles as bf
-n = 0
-def counted():
-    global n
-    for b in bf.read(path):
-        n += 1
-        yield b
-bf.write(counted(), out, "json")
-""",
     "endplay": """
 from endplay.parsers import pbn as endplay_pbn
 with open(path) as f:
@@ -84,6 +54,18 @@ with open(path) as f:
     n = len(endplay_lin.load(f))
 """,
 }
+
+_CONVERT = """
+import bridgefiles as bf
+n = 0
+def counted():
+    global n
+    for b in bf.read(path):
+        n += 1
+        yield b
+bf.write(counted(), out, "{to}")
+"""
+WORKERS.update({f"convert-{to}": _CONVERT.replace("{to}", to) for to in ("pbn", "lin", "json")})
 
 _HARNESS = """
 import resource, sys, time, json
@@ -173,10 +155,11 @@ def generate_folder(workdir: Path, boards: int, parts: int) -> Path:
 
     folder = workdir / f"folder-{boards}"
     folder.mkdir(exist_ok=True)
-    each = max(1, boards // parts)
+    each, extra = divmod(boards, parts)
     for k in range(parts):
+        count = each + (1 if k < extra else 0)  # every board of the event, none dropped
         with open(folder / f"part{k:02d}.pbn", "w", encoding="utf-8", newline="\r\n") as f:
-            for text in to_pbn(gen(each, seed=7 + k)):
+            for text in to_pbn(gen(count, seed=7 + k)):
                 f.write(text)
     return folder
 
