@@ -10,7 +10,12 @@
 # the submodule is imported later (importing a submodule sets the attribute).
 import bridgefiles.validate as _validate_module  # noqa: F401
 from bridgefiles.api import dumps, iter_dumps, load, loads, read, score, validate, write
-from bridgefiles.errors import BridgeFileError, StrictModeError, UnreadableInputError
+from bridgefiles.errors import (
+    BridgeFileError,
+    InternalError,
+    StrictModeError,
+    UnreadableInputError,
+)
 from bridgefiles.model import Board, BridgeFile
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 
@@ -21,6 +26,7 @@ __all__ = [
     "BridgeFile",
     "BridgeFileError",
     "Diagnostic",
+    "InternalError",
     "Severity",
     "StrictModeError",
     "UnreadableInputError",

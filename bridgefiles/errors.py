@@ -26,3 +26,13 @@ class UnreadableInputError(BridgeFileError):
 
 class StrictModeError(BridgeFileError):
     """An error diagnostic met while reading or validating with ``strict=True``."""
+
+
+class InternalError(BridgeFileError):
+    """Our own bug, never the input's fault (DESIGN invariant 3, diagnostic code ``internal``).
+
+    A subclass of BridgeFileError so that callers who catch only that still hold,
+    but kept apart so that tests and fuzzing can count it as a failure: raise it
+    (chained ``from`` the unexpected exception) only where an exception that is
+    not a BridgeFileError escaped our own code, never for bad input.
+    """
