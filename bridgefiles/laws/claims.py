@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.revokes import Law64, Revoke, apply_law64
 from bridgefiles.model.diagnostic import Diagnostic, error
 from bridgefiles.model.seats import Seat
@@ -53,22 +54,29 @@ def settle(
     stopped: bool,
     claim: int | None = None,
     result: int | None = None,
+    result_disputed: bool = False,
     recorded: int = 0,
+    laws: Edition = "2017",
 ) -> Settlement:
     """The final count from the tricks followed to the end and any claim.
 
     ``claim`` is a LIN-style total for declarer; ``result`` the Result tag's total
     when the PBN play ends with '*' (it already includes any Law 64 transfer, so
-    the claimed tricks are the largest number that gives that total).
+    the claimed tricks are the largest number that gives that total). A Result
+    marked '^' is the agreed total too (it differs from the tricks won, PBN 3.4.5),
+    so it fixes the transfer the same way; when no split of the claim gives it, the
+    transfer stays unknown rather than guessed.
     """
     if declarer is None:
-        return Settlement(None, 0, None, None, apply_law64(revokes, winners), resolved=False)
+        return Settlement(
+            None, 0, None, None, apply_law64(revokes, winners, laws=laws), resolved=False
+        )
     played = len(winners)
     won = sum(1 for w in winners if w.side is declarer.side)
     rest = 13 - played
     diags: list[Diagnostic] = []
     if complete:
-        law = apply_law64(revokes, winners)
+        law = apply_law64(revokes, winners, laws=laws)
         moved = law.to_side(declarer.side)
         return Settlement(won, moved, won + moved, None, law)
     if claim is not None:
@@ -82,20 +90,20 @@ def settle(
                     trick=played + 1,
                 )
             )
-            law = apply_law64(revokes, winners)
+            law = apply_law64(revokes, winners, laws=laws)
             return Settlement(claim, 0, claim, None, law, tuple(diags))
         claimed = claim - won
-        law = apply_law64(revokes, _with_claim(winners, declarer, claimed))
+        law = apply_law64(revokes, _with_claim(winners, declarer, claimed), laws=laws)
         moved = law.to_side(declarer.side)
         return Settlement(claim, moved, claim + moved, claimed, law, tuple(diags))
     if stopped and result is not None and played >= recorded - 1:
         for claimed in range(rest, -1, -1):
-            law = apply_law64(revokes, _with_claim(winners, declarer, claimed))
+            law = apply_law64(revokes, _with_claim(winners, declarer, claimed), laws=laws)
             moved = law.to_side(declarer.side)
             if won + claimed + moved == result:
                 return Settlement(won + claimed, moved, result, claimed, law)
-        if claim_is_possible(won, played, result):
-            law = apply_law64(revokes, _with_claim(winners, declarer, result - won))
+        if not result_disputed and claim_is_possible(won, played, result):
+            law = apply_law64(revokes, _with_claim(winners, declarer, result - won), laws=laws)
             moved = law.to_side(declarer.side)
             return Settlement(result, moved, result + moved, result - won, law)
-    return Settlement(None, 0, None, None, apply_law64(revokes, winners), resolved=False)
+    return Settlement(None, 0, None, None, apply_law64(revokes, winners, laws=laws), resolved=False)

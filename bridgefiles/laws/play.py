@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bridgefiles.laws.claims import Settlement, settle
+from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.revokes import Revoke, RevokeRuling
 from bridgefiles.model.cards import Card, Strain, Suit
 from bridgefiles.model.deal import Deal
@@ -31,7 +32,7 @@ class PlayResult:
     winners: tuple[Seat, ...]  # winners of the tricks followed to the end, in order
     played: int | None  # declarer's side's tricks among ``winners``
     won: int | None
-    law64: int
+    law64: int | None  # None: the record does not fix the transfer
     final: int | None
     settlement: Settlement
     revokes: tuple[Revoke, ...]
@@ -103,13 +104,17 @@ def replay_play(
     leader: Seat | None = None,
     marked: bool = True,
     result_tricks: int | None = None,
+    result_disputed: bool = False,
+    laws: Edition = "2017",
 ) -> PlayResult:
     """Follow the play card by card and count the tricks (Laws 41-44, 61-64, 68-69).
 
     ``leader`` overrides the opening leader (end positions: the Play tag's seat);
     ``marked`` says the format marks accepted irregularities (PBN ``^R``, ``^L``);
     ``result_tricks`` is declarer's total from the Result tag, used to read a
-    PBN claim ('*'), which records only the outcome.
+    PBN claim ('*'), which records only the outcome; ``result_disputed`` says the
+    Result is marked '^' (an agreed count that differs from the tricks won);
+    ``laws`` the edition whose Law 64 applies.
     """
     diags: list[Diagnostic] = []
     hands = _Hands(deal)
@@ -285,7 +290,9 @@ def replay_play(
         stopped=stopped,
         claim=play.claim.tricks if play.claim is not None else None,
         result=result_tricks if play.end is PlayEnd.STOPPED else None,
+        result_disputed=result_disputed,
         recorded=last_trick_seen,
+        laws=laws,
     )
     diags.extend(settlement.diagnostics)
     for ruling in settlement.law64.rulings:
@@ -298,7 +305,7 @@ def replay_play(
         winners=tuple(winners),
         played=played,
         won=settlement.won,
-        law64=settlement.law64_declarer,
+        law64=settlement.law64_declarer if settlement.resolved else _unknown(settlement),
         final=settlement.final,
         settlement=settlement,
         revokes=tuple(settled),
@@ -306,6 +313,13 @@ def replay_play(
         complete=complete,
         stopped=stopped,
     )
+
+
+def _unknown(settlement: Settlement) -> int | None:
+    """The transfer when the tricks after a claim are unknown: 0 if no revoke could move one."""
+    if any(r.rule in ("64A1", "64A2", "64B1") for r in settlement.law64.rulings):
+        return None
+    return 0
 
 
 def _revoke_diagnostic(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bridgefiles.laws.editions import Edition
 from bridgefiles.model.cards import Suit
 from bridgefiles.model.seats import Seat, Side
 
@@ -60,7 +61,9 @@ class Law64:
         return any(r.director for r in self.rulings)
 
 
-def apply_law64(revokes: Sequence[Revoke], winners: Sequence[Seat]) -> Law64:
+def apply_law64(
+    revokes: Sequence[Revoke], winners: Sequence[Seat], *, laws: Edition = "2017"
+) -> Law64:
     """Rule on every revoke of a board (Law 64), given the winner of each trick in order.
 
     Several revokes by one side are ruled one by one, chronologically; a trick is
