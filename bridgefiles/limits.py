@@ -56,6 +56,13 @@ class Limits:
     """Depth of nested structures (JSON objects and lists, PBN sections in sections)."""
     max_commands_per_board: int | None = 100_000
     """Tokens in one board: LIN commands, PBN auction calls plus play cards."""
+    max_multiplicity: int | None = 10_000
+    """A ScoreTable row's ``Multiplicity`` (equal results it stands for); the scorer
+    weighs rows rather than repeating them, and leaves a deal with a larger one unscored
+    (enforced by :mod:`bridgefiles.scoring`, as is ``max_number_digits``)."""
+    max_number_digits: int | None = 30
+    """Digits of a number in a score table, its exponent counted (``1E6`` has 7): a
+    longer one is not used, so no cell makes the scorer's arithmetic slow."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

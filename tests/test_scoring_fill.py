@@ -203,7 +203,7 @@ def test_bad_settings_raise_our_error() -> None:
     with pytest.raises(BridgeFileError):
         score_file(_file(), no_such_setting=1)
     with pytest.raises(BridgeFileError):
-        score_file(_file(), units="3")
+        score_file(_file(), units="3")  # type: ignore[arg-type]
 
 
 # -- the fixtures ----------------------------------------------------------------------

@@ -11,7 +11,6 @@ halves go (``"away"`` from zero by default, ``"up"`` like JavaScript's Math.roun
 from __future__ import annotations
 
 import math
-import statistics
 from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from typing import Literal
@@ -49,6 +48,25 @@ def round_to(value: float, step: int, half: Half = "away") -> float:
     return float(r * step)
 
 
+def _weights(ns_scores: Sequence[float], weights: Sequence[int] | None) -> list[int]:
+    counts = list(weights) if weights is not None else [1] * len(ns_scores)
+    if len(counts) != len(ns_scores) or any(w < 1 for w in counts):
+        raise ValueError("one positive weight per score")
+    return counts
+
+
+def _weighted_median(runs: list[tuple[float, int]]) -> float:
+    """The median of sorted (value, copies) runs, without repeating the values."""
+    total = sum(w for _, w in runs)
+    wanted = {(total - 1) // 2, total // 2}  # positions of the middle copy or two
+    found: list[float] = []
+    seen = 0
+    for value, w in runs:
+        found.extend(value for p in sorted(wanted) if seen <= p < seen + w)
+        seen += w
+    return sum(found) / len(found)
+
+
 def butler_datum(
     ns_scores: Sequence[float],
     *,
@@ -56,15 +74,39 @@ def butler_datum(
     average: Average = "mean",
     round_datum: int = 10,
     half: Half = "away",
+    weights: Sequence[int] | None = None,
 ) -> float:
-    """The datum: the average N-S score after dropping ``discard`` results at each end."""
+    """The datum: the average N-S score after dropping ``discard`` results at each end.
+
+    ``weights`` says how many equal results each score stands for (default 1 each).
+    """
     if not ns_scores:
         raise ValueError("no scores to average")
-    ordered = sorted(ns_scores)
-    n = discard_count(len(ordered), discard)
-    kept = ordered[n : len(ordered) - n]
-    centre = statistics.median(kept) if average == "median" else statistics.fmean(kept)
+    counts = _weights(ns_scores, weights)
+    ordered = sorted(zip(ns_scores, counts, strict=True))
+    n = discard_count(sum(counts), discard)
+    kept = _trim(ordered, n)
+    if average == "median":
+        centre = _weighted_median(kept)
+    else:
+        centre = math.fsum(v * w for v, w in kept) / sum(w for _, w in kept)
     return round_to(centre, round_datum, half)
+
+
+def _trim(runs: list[tuple[float, int]], n: int) -> list[tuple[float, int]]:
+    """Sorted runs with ``n`` copies taken off each end."""
+    out = list(runs)
+    for index in (0, -1):
+        left = n
+        while left:
+            value, w = out[index]
+            if w > left:
+                out[index] = (value, w - left)
+                left = 0
+            else:
+                out.pop(index)
+                left -= w
+    return out
 
 
 def butler(
@@ -75,10 +117,16 @@ def butler(
     round_datum: int = 10,
     half: Half = "away",
     rounding: ImpRounding = "lower",
+    weights: Sequence[int] | None = None,
 ) -> list[int]:
     """N-S IMPs of each result against the datum (E-W get the negatives)."""
     datum = butler_datum(
-        ns_scores, discard=discard, average=average, round_datum=round_datum, half=half
+        ns_scores,
+        discard=discard,
+        average=average,
+        round_datum=round_datum,
+        half=half,
+        weights=weights,
     )
     return [imps(s - datum, rounding=rounding) for s in ns_scores]
 
@@ -88,16 +136,41 @@ def cross_imps(
     *,
     divide: CrossDivide = "comparisons",
     rounding: ImpRounding = "lower",
+    weights: Sequence[int] | None = None,
 ) -> list[float]:
     """N-S cross-IMPs: each result IMPed against every other one, summed.
 
     ``divide``: by the number of comparisons (N-1, PBN ``Cross2``, the default),
-    by the number of scores (N, ``Cross1``), or not at all (``Cross``).
+    by the number of scores (N, ``Cross1``), or not at all (``Cross``). ``weights``
+    says how many equal results each score stands for.
+
+    The IMPs against the other scores, sorted, change at most 49 times (-24..24), so
+    each result's sum is found run by run with binary searches: n log n, not n².
     """
-    n = len(ns_scores)
-    sums = [
-        sum(imps(s - t, rounding=rounding) for j, t in enumerate(ns_scores) if j != i)
-        for i, s in enumerate(ns_scores)
-    ]
+    counts = _weights(ns_scores, weights)
+    values = sorted(set(ns_scores))
+    by_value: dict[float, int] = {}
+    for s, w in zip(ns_scores, counts, strict=True):
+        by_value[s] = by_value.get(s, 0) + w
+    before = [0]  # weight of values[:k]
+    for v in values:
+        before.append(before[-1] + by_value[v])
+    sums: dict[float, int] = {}
+    for s in values:
+        total = 0
+        k = 0
+        while k < len(values):
+            got = imps(s - values[k], rounding=rounding)
+            lo, hi = k, len(values) - 1  # the last index still giving ``got``
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if imps(s - values[mid], rounding=rounding) == got:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            total += got * (before[lo + 1] - before[k])
+            k = lo + 1
+        sums[s] = total  # a result against its own copies: 0 IMPs
+    n = sum(counts)
     by = {"comparisons": n - 1, "scores": n, "none": 1}[divide]
-    return [float(s) / by if by > 0 else 0.0 for s in sums]
+    return [float(sums[s]) / by if by > 0 else 0.0 for s in ns_scores]

@@ -10,9 +10,14 @@ both sides' part scores. A part score made on deal 4 that completes no game earn
 
 from __future__ import annotations
 
-from bridgefiles.model.calls import Contract, Risk
+from bridgefiles.model.calls import Contract
 from bridgefiles.model.seats import Seat, Side, Vulnerability
-from bridgefiles.scoring.duplicate import as_contract, trick_score, undertrick_penalty
+from bridgefiles.scoring.duplicate import (
+    as_contract,
+    made_premiums,
+    trick_score,
+    undertrick_penalty,
+)
 
 
 def chicago_deal(number: int) -> int:
@@ -59,16 +64,7 @@ def score_chicago(
         return points, carry if place < 4 else {Side.NS: 0, Side.EW: 0}
     below = trick_score(c.level, c.strain, c.risk)
     points[side] += below
-    over = tricks - needed
-    if c.risk is Risk.NONE:
-        points[side] += over * (20 if c.strain.is_minor else 30)
-    else:
-        per = (200 if vul else 100) * (2 if c.risk is Risk.REDOUBLED else 1)
-        points[side] += over * per + (50 if c.risk is Risk.DOUBLED else 100)
-    if c.level == 6:
-        points[side] += 750 if vul else 500
-    elif c.level == 7:
-        points[side] += 1500 if vul else 1000
+    points[side] += made_premiums(c, vul, tricks - needed)
     carry[side] += below
     if carry[side] >= 100:
         points[side] += 500 if vul else 300

@@ -60,17 +60,21 @@ def contract_score(
     if tricks < needed:
         return -undertrick_penalty(needed - tricks, vulnerable, c.risk, old_mp=old_mp)
     below = trick_score(c.level, c.strain, c.risk)
-    score = below
-    score += (500 if vulnerable else 300) if below >= 100 else 50
-    if c.level == 6:
-        score += 750 if vulnerable else 500
-    elif c.level == 7:
-        score += 1500 if vulnerable else 1000
-    over = tricks - needed
-    if c.risk is Risk.NONE:
-        score += over * (20 if c.strain.is_minor else 30)
-    else:
-        per = (200 if vulnerable else 100) * (2 if c.risk is Risk.REDOUBLED else 1)
-        score += over * per
-        score += 50 if c.risk is Risk.DOUBLED else 100
-    return score
+    game_or_part = (500 if vulnerable else 300) if below >= 100 else 50
+    return below + game_or_part + made_premiums(c, vulnerable, tricks - needed)
+
+
+def made_premiums(contract: Contract, vulnerable: bool, overtricks: int) -> int:
+    """Overtricks, the double's insult and the slam premium of a made contract (Law 77):
+    what duplicate, rubber and Chicago score alike besides the trick score."""
+    if contract.level is None or contract.strain is None:
+        raise ValueError(f"contract {contract.text!r} has no level to score")
+    points = 0
+    if contract.level == 6:
+        points += 750 if vulnerable else 500
+    elif contract.level == 7:
+        points += 1500 if vulnerable else 1000
+    if contract.risk is Risk.NONE:
+        return points + overtricks * (20 if contract.strain.is_minor else 30)
+    per = (200 if vulnerable else 100) * (2 if contract.risk is Risk.REDOUBLED else 1)
+    return points + overtricks * per + (50 if contract.risk is Risk.DOUBLED else 100)

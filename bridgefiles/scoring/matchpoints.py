@@ -23,13 +23,33 @@ def top(results: int, units: Units = "2") -> float:
 
 def matchpoints(ns_scores: Sequence[float], units: Units = "2") -> list[float]:
     """N-S matchpoints of each result against every other on the board."""
-    out = []
-    for i, s in enumerate(ns_scores):
-        points = 0
-        for j, t in enumerate(ns_scores):
-            if i != j:
-                points += 2 if s > t else 1 if s == t else 0
-        out.append(points if units == "2" else points / 2)
+    return weighted_matchpoints(ns_scores, [1] * len(ns_scores), units)
+
+
+def weighted_matchpoints(
+    ns_scores: Sequence[float], weights: Sequence[int], units: Units = "2"
+) -> list[float]:
+    """Matchpoints of each result where result ``i`` stands for ``weights[i]`` equal ones
+    (a ScoreTable ``Multiplicity``): 2 per result beaten and 1 per other tie, per copy.
+
+    Sorted once and ties counted, so the work grows as n log n in the rows and does
+    not depend on the weights' values.
+    """
+    order = sorted(range(len(ns_scores)), key=lambda i: ns_scores[i])
+    out = [0.0] * len(ns_scores)
+    below = 0  # weight of the results lower than the current run of equal scores
+    k = 0
+    while k < len(order):
+        end = k
+        tied = 0
+        while end < len(order) and ns_scores[order[end]] == ns_scores[order[k]]:
+            tied += weights[order[end]]
+            end += 1
+        for i in order[k:end]:
+            points = 2 * below + (tied - 1)
+            out[i] = float(points) if units == "2" else points / 2
+        below += tied
+        k = end
     return out
 
 
@@ -124,24 +144,34 @@ def score_board(
     *,
     expected: int | None = None,
     units: Units = "2",
+    weights: Sequence[int] | None = None,
 ) -> BoardMatchpoints:
     """Matchpoint a board whose results may include artificial scores and be too few.
 
     Real results are compared among themselves and Neubergised to ``expected``
     results (default: as many as there are, artificial ones included); an
     artificial score is not compared but gets its percentage of the full top.
+    ``weights`` (default all 1) says how many equal results each one stands for.
     """
-    field = expected if expected is not None else len(results)
+    counts = list(weights) if weights is not None else [1] * len(results)
+    if len(counts) != len(results) or any(w < 1 for w in counts):
+        raise ValueError("one positive weight per result")
+    field = expected if expected is not None else sum(counts)
     full_top = top(field, units)
-    real = [(i, r) for i, r in enumerate(results) if not isinstance(r, Adjusted)]
+    real = [i for i, r in enumerate(results) if not isinstance(r, Adjusted)]
+    actual = sum(counts[i] for i in real)
     ns: list[float] = [0.0] * len(results)
     ew: list[float] = [0.0] * len(results)
-    mps = matchpoints([float(r) for _, r in real], units)
-    real_top = top(len(real), units)
-    for (i, _), mp in zip(real, mps, strict=True):
-        if len(real) != field:
-            ns[i] = neuberg(mp, len(real), field, units)
-            ew[i] = neuberg(real_top - mp, len(real), field, units)
+    mps = weighted_matchpoints(
+        [float(r) for i in real for r in (results[i],) if not isinstance(r, Adjusted)],
+        [counts[i] for i in real],
+        units,
+    )
+    real_top = top(actual, units)
+    for i, mp in zip(real, mps, strict=True):
+        if actual != field:
+            ns[i] = neuberg(mp, actual, field, units)
+            ew[i] = neuberg(real_top - mp, actual, field, units)
         else:
             ns[i], ew[i] = mp, real_top - mp
     for i, r in enumerate(results):

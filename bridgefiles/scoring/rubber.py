@@ -15,11 +15,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bridgefiles.model.calls import Contract, Risk
+from bridgefiles.model.calls import Contract
 from bridgefiles.model.cards import Rank, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.seats import Seat, Side
-from bridgefiles.scoring.duplicate import as_contract, trick_score, undertrick_penalty
+from bridgefiles.scoring.duplicate import (
+    as_contract,
+    made_premiums,
+    trick_score,
+    undertrick_penalty,
+)
 
 _SIDE = re.compile(
     r"^\s*(\d+)\s+(\d+)\s*/\s*(\d+(?:\s+\d+){0,2})\s*$",
@@ -132,16 +137,7 @@ def score_deal(
         needed = c.level + 6
         if tricks >= needed:
             below[side] = trick_score(c.level, c.strain, c.risk)
-            over = tricks - needed
-            if c.risk is Risk.NONE:
-                above[side] += over * (20 if c.strain.is_minor else 30)
-            else:
-                per = (200 if vul else 100) * (2 if c.risk is Risk.REDOUBLED else 1)
-                above[side] += over * per + (50 if c.risk is Risk.DOUBLED else 100)
-            if c.level == 6:
-                above[side] += 750 if vul else 500
-            elif c.level == 7:
-                above[side] += 1500 if vul else 1000
+            above[side] += made_premiums(c, vul, tricks - needed)
         else:
             above[side.other] += undertrick_penalty(needed - tricks, vul, c.risk)
         for s, points in honours(deal, c.strain).items():

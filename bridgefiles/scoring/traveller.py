@@ -2,14 +2,19 @@
 
 A ``Entry`` is one table's result in a common shape, whatever it was read from,
 so matchpoints, Butler and cross-IMPs do not care where results came from.
-``Multiplicity`` rows stand for that many equal results.
+``Multiplicity`` rows stand for that many equal results: a weight, never repeated.
+Numbers in cells are read within ``Limits.max_number_digits`` and a multiplicity within
+``Limits.max_multiplicity``; what cannot be read is noted on the entry as a problem
+(``table`` or ``limit``) for the scorer to report.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Column, Table
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.seats import Seat, Side, Vulnerability
@@ -17,6 +22,7 @@ from bridgefiles.scoring.duplicate import contract_score
 from bridgefiles.scoring.matchpoints import Adjusted, AdjustedPercentages, is_artificial_mark
 
 MISSING = ("", "-", "?")
+_NUMBER = re.compile(r"[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?")
 
 
 @dataclass
@@ -38,23 +44,52 @@ class Entry:
     tricks: int | None = None
     written_ns: int | None = None  # the score the file gives, when it gives one
     results: dict[str, float] = field(default_factory=dict)  # filled in by the scorer
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (code, message) per cell
+    over_limit: bool = False  # a Multiplicity over Limits.max_multiplicity: not scored
 
     @property
     def scored(self) -> bool:
         return self.ns is not None or self.adjusted is not None
 
 
-def cell_number(text: str | None) -> Decimal | None:
-    """A table element as a number; None for ``-``, ``?``, ``^`` marks and text."""
+def cell_number(
+    text: str | None, *, max_digits: int | None = DEFAULT_LIMITS.max_number_digits
+) -> Decimal | None:
+    """A table element as a number; None for ``-``, ``?``, ``^`` marks, text (``NaN`` and
+    ``Infinity`` included) and numbers longer than ``max_digits`` (see :func:`cell_problem`)."""
+    return _number(text, max_digits)[0]
+
+
+def cell_problem(
+    text: str | None, *, max_digits: int | None = DEFAULT_LIMITS.max_number_digits
+) -> tuple[str, str] | None:
+    """Why a cell that should hold a number holds none: ``("table", ...)`` for text,
+    ``("limit", ...)`` for a number too long to use; None when it is a number or empty."""
+    return _number(text, max_digits)[1]
+
+
+def _number(
+    text: str | None, max_digits: int | None
+) -> tuple[Decimal | None, tuple[str, str] | None]:
     if text is None or text.strip() in MISSING:
-        return None
+        return None, None
     t = text.strip()
     if t.startswith("^"):
-        return None
-    try:
-        return Decimal(t.lstrip("+"))
-    except InvalidOperation:
-        return None
+        return None, None
+    m = _NUMBER.fullmatch(t)
+    if m is None or not (m.group(1) or m.group(2)):
+        return None, ("table", f"{t[:40]!r} is not a number")
+    exponent = m.group(4) or "0"
+    digits = len(m.group(1)) + len(m.group(2) or "")
+    digits += int(exponent) if len(exponent) < 10 else 10**10  # read no huge exponent
+    if max_digits is not None and digits > max_digits:
+        return None, (
+            "limit",
+            f"{t[:40]!r} has {digits:,} digits, exponent counted, over the limit "
+            f"max_number_digits={max_digits:,}; it is not used "
+            "(raise it with Limits(max_number_digits=...))",
+        )
+    return Decimal(t.lstrip("+")), None
 
 
 def ns_points(
@@ -102,12 +137,14 @@ def _parse_tricks(text: str | None) -> int | None:
     return n if n <= 13 else None
 
 
-def written_ns_score(record: dict[str, str]) -> int | None:
+def written_ns_score(
+    record: dict[str, str], *, max_digits: int | None = DEFAULT_LIMITS.max_number_digits
+) -> int | None:
     """The N-S score a row gives: ``Score_NS``, else minus ``Score_EW``."""
-    ns = cell_number(record.get("Score_NS"))
+    ns = cell_number(record.get("Score_NS"), max_digits=max_digits)
     if ns is not None:
         return int(ns)
-    ew = cell_number(record.get("Score_EW"))
+    ew = cell_number(record.get("Score_EW"), max_digits=max_digits)
     return -int(ew) if ew is not None else None
 
 
@@ -127,23 +164,48 @@ def _artificial(record: dict[str, str], settings: AdjustedPercentages) -> Adjust
     return None
 
 
+_NUMERIC = ("Score_NS", "Score_EW", "Multiplicity")
+
+
 def entries_from_table(
-    table: Table, board: int, vul: Vulnerability | None, settings: AdjustedPercentages
+    table: Table,
+    board: int,
+    vul: Vulnerability | None,
+    settings: AdjustedPercentages,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> list[Entry]:
     """One entry per row of a ScoreTable; the score is recomputed from the row when it can be."""
+    digits = limits.max_number_digits
     out = []
     for i, record in enumerate(table.records()):
         contract = _parse_contract(record.get("Contract"))
         declarer = _parse_seat(record.get("Declarer"))
         tricks = _parse_tricks(record.get("Result"))
         computed = ns_points(contract, declarer, tricks, vul)
-        written = written_ns_score(record)
-        mult = cell_number(record.get("Multiplicity"))
+        written = written_ns_score(record, max_digits=digits)
+        problems = []
+        for name in _NUMERIC:
+            problem = cell_problem(record.get(name), max_digits=digits)
+            if problem is not None:
+                problems.append((problem[0], f"ScoreTable row {i + 1} {name}: {problem[1]}"))
+        mult = cell_number(record.get("Multiplicity"), max_digits=digits)
+        multiplicity = int(mult) if mult is not None and mult >= 1 else 1
+        over = limits.exceeded("max_multiplicity", multiplicity)
+        if over:
+            problems.append(
+                (
+                    "limit",
+                    f"ScoreTable row {i + 1} Multiplicity {multiplicity:,} goes over the limit "
+                    f"max_multiplicity={limits.max_multiplicity:,}; the deal is not scored "
+                    "(raise it with Limits(max_multiplicity=...))",
+                )
+            )
         out.append(
             Entry(
                 ns=computed if computed is not None else written,
                 adjusted=_artificial(record, settings),
-                multiplicity=int(mult) if mult is not None and mult >= 1 else 1,
+                multiplicity=multiplicity,
                 board=board,
                 row=i,
                 section=_text(record.get("Section")),
@@ -155,6 +217,8 @@ def entries_from_table(
                 declarer=declarer,
                 tricks=tricks,
                 written_ns=written,
+                problems=problems,
+                over_limit=over,
             )
         )
     return out

@@ -1,0 +1,177 @@
+"""Team matches: the two rooms of a board IMPed (Law 78B), running totals and VPs.
+
+Two records of a deal with the same two teams in HomeTeam/VisitTeam, or an Open
+and a Closed room, are one board of a match. Each record gets its ScoreIMP, the
+board's first record a ScoreTable of both rooms, and the board's last record of
+each match the running IMP and VP totals in a TotalScoreTable; with several
+matches, the event's standings go on its last record. The team sitting N-S in
+the Open room is the home team.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from bridgefiles.model.board import Table
+from bridgefiles.scoring.imps import imps
+from bridgefiles.scoring.record import Record, method_of
+from bridgefiles.scoring.settings import ScoreSettings
+from bridgefiles.scoring.tables import put_total, rank, record_row, traveller_of
+from bridgefiles.scoring.traveller import element, make_table
+from bridgefiles.scoring.values import format_number
+from bridgefiles.scoring.vp import victory_points
+
+MatchKey = tuple[str, ...]
+Rooms = tuple[int, int]  # indexes of the two records of a board, home N-S first
+
+
+def team_rooms(
+    records: list[Record], members: list[int], settings: ScoreSettings
+) -> list[tuple[MatchKey, Rooms]] | None:
+    """Rooms of one deal paired into matches: by team names, else by Open/Closed rooms;
+    None when the records are not a teams deal."""
+    boards = [records[i].board for i in members]
+    teams = [(b.tag("HomeTeam") or "", b.tag("VisitTeam") or "") for b in boards]
+    if all(h.strip() and v.strip() for h, v in teams) and len(members) >= 2:
+        by_match: dict[MatchKey, list[int]] = defaultdict(list)
+        for i, (h, v) in zip(members, teams, strict=True):
+            by_match[tuple(sorted((h.strip(), v.strip())))].append(i)
+        # A match with one room only (a board not played at the other table) stays
+        # unscored; a name met in more than two records cannot be paired.
+        return [
+            (key, _open_first(records, rooms[0], rooms[1]))
+            for key, rooms in by_match.items()
+            if len(rooms) == 2
+        ]
+    room_names = [(b.room or "").strip().lower() for b in boards]
+    if sorted(room_names) == ["closed", "open"]:
+        first = members[room_names.index("open")]
+        second = members[room_names.index("closed")]
+        return [(("rooms",), (first, second))]
+    method = method_of(boards[0], settings)
+    if (
+        len(members) == 2
+        and method.base == "IMP"
+        and not method.modifiers
+        and not any(traveller_of(b) for b in boards)
+    ):
+        return [(("rooms",), (members[0], members[1]))]
+    return None
+
+
+def _open_first(records: list[Record], a: int, b: int) -> Rooms:
+    """The Open room first (its N-S is the home team, in LIN as in PBN), else file order."""
+    room_b = (records[b].board.room or "").strip().lower()
+    return (b, a) if room_b == "open" else (a, b)
+
+
+def _board_imps(records: list[Record], rooms: Rooms, settings: ScoreSettings) -> int | None:
+    a, b = (records[i].ns for i in rooms)
+    if a is None or b is None:
+        return None
+    return imps(a - b, rounding=settings.imp_rounding)
+
+
+def team_board(
+    records: list[Record],
+    members: list[int],
+    paired: list[tuple[MatchKey, Rooms]],
+    settings: ScoreSettings,
+) -> None:
+    """ScoreIMP of each room, and a ScoreTable of the rooms on the deal's first record."""
+    rows: list[list[str]] = []
+    for _, rooms in paired:
+        gained = _board_imps(records, rooms, settings)
+        for k, i in enumerate(rooms):
+            w = records[i]
+            mine = None if gained is None else (gained if k == 0 else -gained)
+            if mine is not None:
+                w.put_sided("ScoreIMP", float(mine), float(-mine), settings)
+            rows.append(record_row(w, room=True, team_imps=mine))
+    if settings.tables and len(members) > 1:
+        first = records[members[0]]
+        if first.board.table("ScoreTable") is None:
+            columns = ["Room", "Contract", "Declarer", "Result"]
+            columns += ["Score_NS", "Score_EW", "IMP_NS", "IMP_EW"]
+            first.set_table(make_table("ScoreTable", columns, rows))
+
+
+def team_matches(
+    records: list[Record],
+    matches: dict[MatchKey, list[Rooms]],
+    deals: list[list[int]],
+    settings: ScoreSettings,
+) -> None:
+    """Running totals of each match, and the event's standings when it has several."""
+    event_totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for key, boards in matches.items():
+        first = records[boards[0][0]].board
+        home = (first.tag("HomeTeam") or "").strip()
+        visit = (first.tag("VisitTeam") or "").strip()
+        if key == ("rooms",):
+            home = home or "Open N-S"
+            visit = visit or "Open E-W"
+        scored = [(rooms, _board_imps(records, rooms, settings)) for rooms in boards]
+        n_boards = sum(1 for _, x in scored if x is not None)
+        total_home = total_visit = 0.0
+        played = 0
+        for rooms, gained in scored:
+            if gained is None:
+                continue
+            a = records[rooms[0]].board
+            sits_ns = (a.tag("HomeTeam") or "").strip() in ("", home)
+            mine = gained if sits_ns else -gained
+            total_home += max(mine, 0)
+            total_visit += max(-mine, 0)
+            played += 1
+            if settings.tables:
+                table = _match_table(
+                    [(home, total_home), (visit, total_visit)], played, n_boards, settings
+                )
+                records[rooms[1]].set_table(table)
+        vp_home, vp_visit = _vps(total_home - total_visit, n_boards)
+        for team, got, vp in ((home, total_home, vp_home), (visit, total_visit, vp_visit)):
+            event_totals[team][0] += n_boards
+            event_totals[team][1] += got
+            event_totals[team][2] += vp
+    if len(matches) > 1 and settings.tables:
+        last = records[max(i for members in deals for i in members)]
+        ordered = sorted(event_totals.items(), key=lambda kv: (-kv[1][2], -kv[1][1]))
+        ranks = rank([v[2] for _, v in ordered])
+        columns = ["Rank", "Names", "NrBoards", "TotalIMP"]
+        if settings.vp:
+            columns.append("VP")
+        rows = []
+        for place, (team, (n, got, vp)) in zip(ranks, ordered, strict=True):
+            row = [str(place), element(team), str(int(n)), format_number(got, 2)]
+            if settings.vp:
+                row.append(format_number(vp, 2))
+            rows.append(row)
+        put_total(last, make_table("TotalScoreTable", columns, rows), settings)
+
+
+def _vps(margin: float, boards: int) -> tuple[float, float]:
+    if boards < 1:
+        return 10.0, 10.0
+    winner, loser = victory_points(margin, boards)
+    return (winner, loser) if margin >= 0 else (loser, winner)
+
+
+def _match_table(
+    teams: list[tuple[str, float]], played: int, boards: int, settings: ScoreSettings
+) -> Table:
+    """Running totals after ``played`` boards; VPs as if the match ended there."""
+    (home, a), (visit, b) = teams
+    vp_a, vp_b = _vps(a - b, boards)
+    ordered = sorted([(home, a, vp_a), (visit, b, vp_b)], key=lambda t: -t[1])
+    ranks = rank([float(t[1]) for t in ordered])
+    columns = ["Rank", "Names", "NrBoards", "TotalIMP"]
+    if settings.vp:
+        columns.append("VP")
+    rows = []
+    for place, (team, got, vp) in zip(ranks, ordered, strict=True):
+        row = [str(place), element(team), str(played), format_number(got, 2)]
+        if settings.vp:
+            row.append(format_number(vp, 2))
+        rows.append(row)
+    return make_table("TotalScoreTable", columns, rows)
