@@ -48,7 +48,46 @@ CASES: list[tuple[str, str, Callable[[int], bytes], int]] = [
 ]
 
 
+# -- scoring (issue 15; this block belongs to the scoring part) ---------------------------
+_SCORE_HEAD = GAME + '[Vulnerable "None"]\n[Scoring "{scoring}"]\n'
+_SCORE_COLUMNS = (
+    '[ScoreTable "Contract\\2R;Declarer\\1R;Result\\2R;Score_NS\\5R;Multiplicity\\8R"]\n'
+)
+
+
+def _score_table(rows: list[str], scoring: str = "MP") -> bytes:
+    return (_SCORE_HEAD.format(scoring=scoring) + _SCORE_COLUMNS + "".join(rows) + "\n").encode()
+
+
+def _score_records(n: int) -> bytes:
+    """n records of one deal: a pairs event with n results."""
+    game = _SCORE_HEAD.format(scoring="MP") + '[Contract "{c}"]\n[Declarer "N"]\n[Result "{r}"]\n'
+    return "".join(
+        game.format(c=("3NT", "4S", "2H")[i % 3], r=7 + i % 7) + "\n" for i in range(n)
+    ).encode()
+
+
+CASES += [
+    ("score: ScoreTable rows (matchpoints)", "score",
+     lambda n: _score_table([f"3NT N {7 + i % 7} - 1\n" for i in range(n)]), 2_500),
+    ("score: distinct scores (cross-IMPs)", "score",
+     lambda n: _score_table([f"- - - {10 * i} 1\n" for i in range(n)], "IMP;Cross"), 500),
+    ("score: distinct scores (Butler)", "score",
+     lambda n: _score_table([f"- - - {10 * i} {1 + i % 3}\n" for i in range(n)], "IMP;Butler"),
+     2_500),
+    ("score: Multiplicity value", "score",
+     lambda n: _score_table([f"3NT N 9 - {n}\n", "4S N 10 - 1\n"]), 1_000),
+    ("score: exponent of a cell", "score",
+     lambda n: _score_table([f"- - - 1e{n} 1\n", "- - - 420 1\n"]), 1_000_000),
+    ("score: records of one deal", "score", _score_records, 250),
+]
+
+
 def _run(fmt: str, data: bytes) -> None:
+    if fmt == "score":
+        with contextlib.suppress(bf.BridgeFileError):
+            bf.score(bf.loads(data, "pbn"))
+        return
     if fmt == "decode":
         LineDecoder(limits=Limits()).decode_all(data)
         return

@@ -239,3 +239,32 @@ def test_chicago_part_scores_carry_to_game() -> None:
 def test_chicago_part_score_on_deal_four() -> None:
     points, carry = score_chicago("1NT", Seat.W, 7, 4, Vulnerability.ALL)
     assert points == {Side.NS: 0, Side.EW: 140} and carry == {Side.NS: 0, Side.EW: 0}
+
+
+def test_successive_histories_follow_from_the_deal_before() -> None:
+    """Each deal's ScoreRubberHistory is the state the deal before it left (PBN 10.1)."""
+    start = "NS 0 0 / 0 EW 0 0 / 0"
+    after_game = "NS 0 0 / 120 0 EW 0 0 / 0 0"  # 4S made: a game below the line for N-S
+    boards = (
+        _rubber_board(Board="1", Contract="4S", Declarer="N", Result="10",
+                      ScoreRubberHistory=start),
+        _rubber_board(Board="2", Contract="2H", Declarer="E", Result="8",
+                      ScoreRubberHistory=after_game),
+        # 2H= gives E-W 60 below: the next history must show it, not the game's state again.
+        _rubber_board(Board="3", Contract="3NT", Declarer="S", Result="9",
+                      ScoreRubberHistory=after_game),
+    )
+    out = score_file(BridgeFile(format="pbn", boards=boards)).boards
+    assert out[0].diagnostics == () and out[1].diagnostics == ()
+    (d,) = out[2].diagnostics
+    assert d.code == "score-mismatch" and d.law == "77"
+    assert "NS 0 0 / 120 0 EW 0 0 / 0 60" in d.message
+
+
+def test_histories_of_different_tables_are_not_compared() -> None:
+    one = _rubber_board(Board="1", Table="1", Contract="4S", Declarer="N", Result="10",
+                        ScoreRubberHistory="NS 0 0 / 0 EW 0 0 / 0")
+    two = _rubber_board(Board="1", Table="2", Contract="4S", Declarer="N", Result="10",
+                        ScoreRubberHistory="NS 0 0 / 0 EW 0 0 / 0")
+    out = score_file(BridgeFile(format="pbn", boards=(one, two))).boards
+    assert all(b.diagnostics == () for b in out)

@@ -8,7 +8,11 @@ Modules, one concern each: ``duplicate`` (Law 77), ``board`` (Law 2), ``imps``
 (Butler datums and cross-IMPs), ``vp`` (WBF 20-VP scale), ``rubber`` and ``chicago``,
 ``method`` (the Scoring tag), ``values`` (score-tag value forms), ``traveller``
 (results of one deal at many tables), ``checks`` (the validator's score and board
-checks) and ``fill`` (``bf.score``: results and scores written into a file).
+checks); and ``bf.score``: ``fill`` (``score_file``), ``settings`` (its typed
+settings), ``record`` (one record's Contract, Declarer, Result, Score),
+``rubber_record`` (ScoreRubber), ``pairs`` (matchpoints and IMP pairs over a
+field), ``teams`` (matches, IMPs and VPs) and ``tables`` (ScoreTable and
+TotalScoreTable written or checked).
 """
 
 from bridgefiles.scoring.board import board_dealer, board_vulnerability

@@ -33,7 +33,7 @@ from bridgefiles.scoring.imps import ImpRounding
 from bridgefiles.scoring.matchpoints import AdjustedPercentages, Units
 from bridgefiles.scoring.pairs import pairs_event
 from bridgefiles.scoring.record import Record, deal_facts, fill_record, fill_score, method_of
-from bridgefiles.scoring.rubber_record import fill_rubber
+from bridgefiles.scoring.rubber_record import check_histories, fill_rubber
 from bridgefiles.scoring.settings import ScoreForm, ScoreSettings
 from bridgefiles.scoring.tables import traveller_of
 from bridgefiles.scoring.teams import MatchKey, Rooms, team_board, team_matches, team_rooms
@@ -110,12 +110,24 @@ def score_file(
             fill_rubber(w, settings)
         else:
             fill_score(w, settings)
+    check_histories(records, _rubbers(records, settings))
     events: dict[str, list[list[int]]] = defaultdict(list)
     for key, members in _deals(records, settings).items():
         events[key[0]].append(members)
     for deals in events.values():
         _event(records, deals, settings)
     return bridge_file.model_copy(update={"boards": tuple(w.finish() for w in records)})
+
+
+def _rubbers(records: list[Record], settings: ScoreSettings) -> list[list[int]]:
+    """Rubber and Chicago records by session (Event, Site, Date, Table or Room), in order."""
+    sessions: dict[tuple[str, ...], list[int]] = {}
+    for i, w in enumerate(records):
+        b = w.board
+        if method_of(b, settings).is_rubber:
+            key = tuple(b.tag(t) or "" for t in ("Event", "Site", "Date", "Table", "Room"))
+            sessions.setdefault(key, []).append(i)
+    return list(sessions.values())
 
 
 def _deals(records: list[Record], settings: ScoreSettings) -> dict[tuple[str, str, str], list[int]]:

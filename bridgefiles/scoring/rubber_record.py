@@ -2,11 +2,16 @@
 
 PBN gives the rubber's state before the deal in ``ScoreRubberHistory``; the deal's
 points above and below the line go in ``ScoreRubber``, reported (and replaced only
-with ``replace=True``) when the file's value disagrees.
+with ``replace=True``) when the file's value disagrees. Deals of one rubber follow each
+other: the history of a deal must be the state its predecessor left
+(:func:`check_histories`).
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
+from bridgefiles.model.diagnostic import error
 from bridgefiles.model.seats import Side
 from bridgefiles.scoring.record import Record
 from bridgefiles.scoring.rubber import DealScore, RubberState, parse_score_rubber, score_deal
@@ -14,22 +19,35 @@ from bridgefiles.scoring.settings import ScoreSettings
 from bridgefiles.scoring.traveller import MISSING
 
 
+def _history(w: Record) -> RubberState | None:
+    history = w.board.tag("ScoreRubberHistory")
+    if history is None or history.strip() in MISSING:
+        return None
+    try:
+        return RubberState.parse(history)
+    except ValueError:
+        return None  # the tag's syntax is the reader's finding
+
+
+def _deal(w: Record, state: RubberState) -> tuple[DealScore, RubberState] | None:
+    """The deal's points and the state after it, when the record fixes them."""
+    if w.contract is None:
+        return None
+    if w.contract.passed_out:
+        return DealScore(), state
+    if w.declarer is None or w.tricks is None:
+        return None
+    return score_deal(w.contract, w.declarer, w.tricks, state, deal=w.board.deal)
+
+
 def fill_rubber(w: Record, settings: ScoreSettings) -> None:
     """ScoreRubber from the deal and the ScoreRubberHistory it starts from."""
     b = w.board
-    history = b.tag("ScoreRubberHistory")
-    if history is None or history.strip() in MISSING or w.contract is None:
+    state = _history(w)
+    played = _deal(w, state) if state is not None else None
+    if played is None:
         return
-    try:
-        state = RubberState.parse(history)
-    except ValueError:
-        return  # the tag's syntax is the reader's finding
-    if w.contract.passed_out:
-        score = DealScore()
-    elif w.declarer is None or w.tricks is None:
-        return
-    else:
-        score, _ = score_deal(w.contract, w.declarer, w.tricks, state, deal=b.deal)
+    score = played[0]
     text = score.text()
     written = b.tag("ScoreRubber")
     if written is None or written.strip() in MISSING:
@@ -44,3 +62,33 @@ def fill_rubber(w: Record, settings: ScoreSettings) -> None:
         w.disagree("score-mismatch", "ScoreRubber", written, text, settings.replace)
         if settings.replace:
             w.set_tag("ScoreRubber", text)
+
+
+def check_histories(records: list[Record], rubbers: list[list[int]]) -> None:
+    """Each deal's ScoreRubberHistory against the state the deal before it left.
+
+    ``rubbers`` lists the records of each rubber session in order (same Event, Site,
+    Date and Table/Room). A history that does not follow is a ``score-mismatch`` on
+    the later deal (Law 77 and PBN 10.1: the history is the state at the deal's start).
+    """
+    for session in rubbers:
+        for before, after in pairwise(session):
+            state = _history(records[before])
+            played = _deal(records[before], state) if state is not None else None
+            given = _history(records[after])
+            if played is None or given is None or given == played[1]:
+                continue
+            w = records[after]
+            pair = w.board.tag_pair("ScoreRubberHistory")
+            written = pair.value if pair is not None else ""
+            w.diagnostics.append(
+                error(
+                    "score-mismatch",
+                    f'ScoreRubberHistory "{written}" does not follow from '
+                    f'the deal before it, which leaves "{played[1].text()}"',
+                    law="77",
+                    line=pair.line if pair else w.board.line,
+                    column=pair.column if pair else None,
+                    board=w.board.board_number,
+                )
+            )
