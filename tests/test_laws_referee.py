@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bridgefiles.laws.referee import (
+from bridgefiles.laws import (
     Duty,
     Irregularity,
     LeadRestriction,
@@ -37,7 +37,7 @@ def test_pass_at_rho_turn_offender_must_pass_once() -> None:
     ref = Referee(N)
     ruling = ref.call(E, PASS)  # North (E's RHO) was due
     assert ruling is not None and ruling.irregularity is Irregularity.OUT_OF_ROTATION
-    assert ruling.position is Position.RHO and ruling.law == "30"
+    assert ruling.position is Position.RHO and ruling.law == "30A"
     assert ruling.options == (Option.ACCEPT, Option.REJECT)
     ref.choose(Option.REJECT)
     assert ref.turn is N and duties(ref) == {(E, Duty.PASS_ONCE, "30A")}
@@ -84,7 +84,7 @@ def test_pass_at_lho_turn_after_offender_called_is_a_change_of_call() -> None:
     feed(ref, (N, "1H"))
     ruling = ref.call(N, PASS)  # East (North's LHO) has not called yet
     assert ruling is not None and ruling.irregularity is Irregularity.CHANGE_OF_CALL
-    assert ruling.law == "25"
+    assert ruling.law == "25B"
     ref.choose(Option.REJECT)  # 25B: cancelled, 1H stands
     assert ref.calls == ((N, c("1H")),) and ref.turn is E
 
@@ -100,9 +100,9 @@ def test_change_of_call_accepted() -> None:
 def test_bid_at_rho_turn_rho_passes_offender_must_repeat() -> None:
     ref = Referee(N)
     ruling = ref.call(E, c("1S"))
-    assert ruling is not None and ruling.position is Position.RHO and ruling.law == "31"
+    assert ruling is not None and ruling.position is Position.RHO and ruling.law == "31A"
     ref.choose(Option.REJECT)
-    assert duties(ref) == {(E, Duty.REPEAT_IF_RHO_PASSES, "31A1")}
+    assert duties(ref) == {(E, Duty.REPEAT_IF_RHO_PASSES, "31A")}
     feed(ref, (N, "P"))
     assert ref.legal_calls(E) == (c("1S"),)
     with pytest.raises(ValueError):
@@ -128,7 +128,7 @@ def test_bid_at_rho_turn_rho_bids_offender_free(comparable: bool) -> None:
 def test_bid_at_partner_or_lho_turn(offender: Seat) -> None:
     ref = Referee(N)
     ruling = ref.call(offender, c("1D"))
-    assert ruling is not None and ruling.law == "31"
+    assert ruling is not None and ruling.law == "31B"
     ref.choose(Option.REJECT)
     assert duties(ref) == {(offender, Duty.SUBSTITUTE, "31B")}
     for seat in (N, E, S, W):
@@ -151,7 +151,7 @@ def test_double_at_rho_turn_rho_passes_must_repeat() -> None:
     ref = Referee(N)
     feed(ref, (N, "1H"), (E, "P"))
     ruling = ref.call(W, c("X"))  # South was due; West is South's LHO
-    assert ruling is not None and ruling.position is Position.RHO and ruling.law == "32"
+    assert ruling is not None and ruling.position is Position.RHO and ruling.law == "32B"
     ref.choose(Option.REJECT)
     feed(ref, (S, "P"))
     assert ref.legal_calls(W) == (c("X"),)
@@ -165,18 +165,18 @@ def test_double_at_rho_turn_rho_bids_offender_free() -> None:
     ref.call(W, c("X"))
     ref.choose(Option.REJECT)
     feed(ref, (S, "2H"))
-    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32A2")}
+    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32B2")}
     feed(ref, (W, "P"))
-    assert duties(ref) == {(E, Duty.PASS_ONCE, "32A2")}
+    assert duties(ref) == {(E, Duty.PASS_ONCE, "32B2")}
 
 
 def test_double_at_partner_turn() -> None:
     ref = Referee(N)
     feed(ref, (N, "1H"))
     ruling = ref.call(W, c("X"))  # East was due: West's partner
-    assert ruling is not None and ruling.position is Position.PARTNER and ruling.law == "32"
+    assert ruling is not None and ruling.position is Position.PARTNER and ruling.law == "32A"
     ref.choose(Option.REJECT)
-    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32B")}
+    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32A")}
     feed(ref, (E, "P"), (S, "2H"))
     assert ref.call(W, c("X"), comparable=True) is None
     assert ref.obligations == ()

@@ -27,11 +27,16 @@ NOT_OURS = ("board-mismatch", "score-mismatch")
 # * LIN aabridge/bridgeencodings: teaching movies and probes with unfinished auctions, a
 #   double with no bid (aabridge 350), and an 'an' text holding a '|' that shifts the
 #   commands (names-with-delimiters).
+# * ben__pav_first120, bridgebots__sample, endplay__example1: boards dated before 1 August
+#   2017, played under the 2007 Laws (laws-edition info, laws.editions).
 # * vugraph bph__27444/36910: cards played that the md hands do not hold (two cards of one
 #   trick from the same hand), so the deal shown is not the one played.
 
 EXPECTED: dict[str, dict[str, int]] = {
     "pbn/ben__camrose2024_BEN.pbn": {"result-mismatch:warning": 3},
+    "pbn/ben__pav_first120.pbn": {"laws-edition:info": 9},
+    "pbn/bridgebots__sample.pbn": {"laws-edition:info": 2},
+    "pbn/endplay__example1.pbn": {"laws-edition:info": 2},
     "pbn/bridgebots__shared_deals.pbn": {
         "card-not-held:error": 4,
         "declarer-mismatch:error": 2,

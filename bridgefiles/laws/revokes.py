@@ -66,13 +66,19 @@ def apply_law64(
 ) -> Law64:
     """Rule on every revoke of a board (Law 64), given the winner of each trick in order.
 
+    ``laws`` is the edition: the 2007 and 2017 texts of Law 64 differ here only at
+    B7 (see below; B3's wording changed without changing what a record can show,
+    and B8, a revoke corrected under 62C3, is new in 2017 but never in a record).
     Several revokes by one side are ruled one by one, chronologically; a trick is
     transferred once only, each revoke taking from the tricks its side won from
     its own trick on, latest revoke first (laws.md section 2.2, a convention).
     """
     ordered = sorted(revokes, key=lambda r: r.trick)
     established = [r for r in ordered if r.established]
-    both_sides = len({r.side for r in established}) == 2
+    # 64B7 differs: 2017 "both sides revoked ... and both revokes are established";
+    # 2007 "both sides have revoked on the same board", a corrected revoke included
+    counted = established if laws == "2017" else ordered
+    both_sides = len({r.side for r in counted}) == 2 and bool(established)
     decisions: dict[int, tuple[str, int, bool]] = {}  # index in ordered -> rule, entitled, dir
     seen: set[tuple[Seat, Suit]] = set()
     for i, r in enumerate(ordered):
