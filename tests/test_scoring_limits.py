@@ -256,3 +256,22 @@ def test_a_bug_in_the_ruling_is_an_internal_finding(monkeypatch: pytest.MonkeyPa
     (board,) = bf.score(bf.loads(text, "pbn")).boards
     assert _codes(board) == ["internal"] and "KeyError" in board.diagnostics[0].message
     assert board.tag("Score") == "NS 420"  # scored from the tags
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-300, 300).map(lambda x: x * 5.0), min_size=1, max_size=15),
+    st.sampled_from(["lower", "nearest", "upper"]),
+    st.sampled_from(["comparisons", "scores", "none"]),
+)
+def test_cross_imps_by_binary_search_equal_every_pair(
+    scores: list[float], rounding: Any, divide: Any
+) -> None:
+    n = len(scores)
+    sums = [
+        sum(imps(s - t, rounding=rounding) for j, t in enumerate(scores) if j != i)
+        for i, s in enumerate(scores)
+    ]
+    by = {"comparisons": n - 1, "scores": n, "none": 1}[divide]
+    expected = [x / by if by > 0 else 0.0 for x in sums]
+    assert cross_imps(scores, rounding=rounding, divide=divide) == pytest.approx(expected)

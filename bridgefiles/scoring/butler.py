@@ -11,11 +11,13 @@ halves go (``"away"`` from zero by default, ``"up"`` like JavaScript's Math.roun
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from itertools import accumulate
 from typing import Literal
 
-from bridgefiles.scoring.imps import ImpRounding, imps
+from bridgefiles.scoring.imps import ImpRounding, imp_thresholds, imps
 
 Discard = int | Literal["auto"]
 Average = Literal["mean", "median"]
@@ -144,33 +146,23 @@ def cross_imps(
     by the number of scores (N, ``Cross1``), or not at all (``Cross``). ``weights``
     says how many equal results each score stands for.
 
-    The IMPs against the other scores, sorted, change at most 49 times (-24..24), so
-    each result's sum is found run by run with binary searches: n log n, not n².
+    Each IMP step is counted over all other scores at once, by binary searches in
+    the sorted scores: 2 x 24 searches per distinct score, n log n in all.
     """
     counts = _weights(ns_scores, weights)
-    values = sorted(set(ns_scores))
+    thresholds, reach = imp_thresholds(rounding=rounding)
     by_value: dict[float, int] = {}
     for s, w in zip(ns_scores, counts, strict=True):
         by_value[s] = by_value.get(s, 0) + w
-    before = [0]  # weight of values[:k]
-    for v in values:
-        before.append(before[-1] + by_value[v])
+    values = sorted(by_value)
+    before = [0, *accumulate(by_value[v] for v in values)]  # weight of values[:k]
+    total = before[-1]
+    below, above = (bisect_right, bisect_left) if reach else (bisect_left, bisect_right)
     sums: dict[float, int] = {}
     for s in values:
-        total = 0
-        k = 0
-        while k < len(values):
-            got = imps(s - values[k], rounding=rounding)
-            lo, hi = k, len(values) - 1  # the last index still giving ``got``
-            while lo < hi:
-                mid = (lo + hi + 1) // 2
-                if imps(s - values[mid], rounding=rounding) == got:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            total += got * (before[lo + 1] - before[k])
-            k = lo + 1
-        sums[s] = total  # a result against its own copies: 0 IMPs
-    n = sum(counts)
-    by = {"comparisons": n - 1, "scores": n, "none": 1}[divide]
+        gained = 0
+        for t in thresholds:  # scores this step below s, less those this step above it
+            gained += before[below(values, s - t)] - (total - before[above(values, s + t)])
+        sums[s] = gained  # a result against its own copies: 0 IMPs
+    by = {"comparisons": total - 1, "scores": total, "none": 1}[divide]
     return [float(sums[s]) / by if by > 0 else 0.0 for s in ns_scores]

@@ -9,8 +9,7 @@ upper bounds (11 -> 1).
 
 from __future__ import annotations
 
-import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Literal
 
 ImpRounding = Literal["lower", "nearest", "upper"]
@@ -24,20 +23,30 @@ _CURRENT = (
 SCALES: dict[str, tuple[int, ...]] = {"IMP": _CURRENT}
 
 
-def _magnitude(diff: float, rounding: ImpRounding) -> float:
-    a = abs(diff)
-    if rounding == "nearest":
-        return math.floor(a / 10 + 0.5) * 10
-    if rounding == "upper":
-        return math.ceil(a / 10) * 10
-    return a
+def imp_thresholds(
+    scale: str = "IMP", rounding: ImpRounding = "lower"
+) -> tuple[tuple[float, ...], bool]:
+    """Where the IMP steps start, for a difference's magnitude, and whether reaching a
+    threshold is enough (``False``: it must be passed). ``imps`` counts the thresholds
+    a difference reaches; cross-IMPs count them with binary searches.
 
-
-def imps(diff: float, *, scale: str = "IMP", rounding: ImpRounding = "lower") -> int:
-    """IMPs for a score difference, with its sign: ``imps(420) == 9``, ``imps(-420) == -9``."""
+    ``"nearest"`` rounds to 10 half away from zero first, so a step starting at ``b``
+    starts at ``b - 5``; ``"upper"`` rounds up to 10, so it starts just past ``b - 10``.
+    """
     try:
         bounds = SCALES[scale]
     except KeyError:
         raise ValueError(f"unknown IMP scale {scale!r}; known: {', '.join(SCALES)}") from None
-    n = bisect_right(bounds, _magnitude(diff, rounding))
+    if rounding == "nearest":
+        return tuple(b - 5.0 for b in bounds), True
+    if rounding == "upper":
+        return tuple(b - 10.0 for b in bounds), False
+    return tuple(float(b) for b in bounds), True
+
+
+def imps(diff: float, *, scale: str = "IMP", rounding: ImpRounding = "lower") -> int:
+    """IMPs for a score difference, with its sign: ``imps(420) == 9``, ``imps(-420) == -9``."""
+    thresholds, reach = imp_thresholds(scale, rounding)
+    a = abs(diff)
+    n = bisect_right(thresholds, a) if reach else bisect_left(thresholds, a)
     return -n if diff < 0 else n
