@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Column, Table
@@ -25,7 +26,7 @@ MISSING = ("", "-", "?")
 _NUMBER = re.compile(r"[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?")
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One result: N-S points (or an artificial score), and where it came from."""
 
@@ -112,8 +113,14 @@ def ns_points(
 
 
 def _parse_contract(text: str | None) -> Contract | None:
-    if text is None or text.strip() in MISSING:
-        return None
+    if text is None or text.strip() in MISSING or len(text.strip()) > 8:
+        return None  # "7NTXX" and "Pass" are the longest contracts
+    return _contract(text.strip())
+
+
+@lru_cache(maxsize=256)
+def _contract(text: str) -> Contract | None:
+    """A contract's text parsed once: a traveller repeats a few dozen contracts."""
     try:
         c = Contract.parse(text)
     except ValueError:
