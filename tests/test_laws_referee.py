@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from referee_helpers import c, duties, feed
 
 from bridgefiles.laws import (
     Duty,
@@ -12,22 +13,9 @@ from bridgefiles.laws import (
     Position,
     Referee,
 )
-from bridgefiles.model import PASS, Call, Seat, Suit
+from bridgefiles.model import PASS, Seat, Suit
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
-
-
-def c(text: str) -> Call:
-    return Call.parse(text)
-
-
-def feed(ref: Referee, *moves: tuple[Seat, str]) -> None:
-    for seat, call in moves:
-        assert ref.call(seat, c(call)) is None, (seat, call, ref.pending)
-
-
-def duties(ref: Referee) -> set[tuple[Seat, Duty, str]]:
-    return {(o.seat, o.duty, o.law) for o in ref.obligations}
 
 
 # -- calls out of rotation (Laws 30-32), row by row ---------------------------------------

@@ -144,11 +144,9 @@ def test_revoke_scenario_as_a_lin_board(name: str) -> None:
     assert report.contract is not None and report.contract.text == "4S"
     assert report.tricks is not None
     if name == "R11":
-        # a claim after a revoke: PBN's Result holds the count after the transfer, LIN's mc
-        # the claim before it; the conversion says so, and the final count is kept
-        assert report.tricks.final == vector["expected_ns_tricks_after"]
+        # a claim after a revoke: the conversion writes the Result (after the transfer) as
+        # mc and says so; an mc above what the tricks left allow is read as that count
         assert any(d.code == "lost-in-conversion" and "Law 64" in d.message for d in lost)
-        return
     assert report.to_json()["tricks"] == {
         "won": vector["ns_tricks_before_rectification"],
         "law64": vector["expected_tricks_transferred_to_ns"],

@@ -80,6 +80,11 @@ def settle(
         moved = law.to_side(declarer.side)
         return Settlement(won, moved, won + moved, None, law)
     if claim is not None:
+        agreed = _agreed_total(winners, revokes, declarer, claim, laws, transfer=True)
+        if not claim_is_possible(won, played, claim) and agreed is not None:
+            # more than the tricks left allow, but what a transfer gives: the claim
+            # records the agreed total after Law 64, as a PBN Result does
+            return agreed
         if not claim_is_possible(won, played, claim):
             diags.append(
                 error(
@@ -97,13 +102,43 @@ def settle(
         moved = law.to_side(declarer.side)
         return Settlement(claim, moved, claim + moved, claimed, law, tuple(diags))
     if stopped and result is not None and played >= recorded - 1:
-        for claimed in range(rest, -1, -1):
-            law = apply_law64(revokes, _with_claim(winners, declarer, claimed), laws=laws)
-            moved = law.to_side(declarer.side)
-            if won + claimed + moved == result:
-                return Settlement(won + claimed, moved, result, claimed, law)
+        agreed = _agreed_total(winners, revokes, declarer, result, laws, transfer=result_disputed)
+        if agreed is not None:
+            return agreed  # resolved, or not fixed by the record
         if not result_disputed and claim_is_possible(won, played, result):
             law = apply_law64(revokes, _with_claim(winners, declarer, result - won), laws=laws)
             moved = law.to_side(declarer.side)
             return Settlement(result, moved, result + moved, result - won, law)
     return Settlement(None, 0, None, None, apply_law64(revokes, winners, laws=laws), resolved=False)
+
+
+def _agreed_total(
+    winners: tuple[Seat, ...],
+    revokes: tuple[Revoke, ...],
+    declarer: Seat,
+    total: int,
+    laws: Edition,
+    *,
+    transfer: bool,
+) -> Settlement | None:
+    """The split of a claim that gives ``total`` after Law 64, or None when none does.
+
+    ``transfer``: the total is known to differ from the tricks won (a PBN Result
+    marked '^', a LIN claim above what the tricks left allow), so only splits with a
+    transfer fit; otherwise a split with none is preferred (PBN: without '^' the
+    Result is the tricks won). When the splits left give different transfers, the
+    record does not fix the transfer: the settlement is unresolved, never a guess.
+    """
+    won = sum(1 for w in winners if w.side is declarer.side)
+    found: list[Settlement] = []
+    for claimed in range(13 - len(winners), -1, -1):
+        law = apply_law64(revokes, _with_claim(winners, declarer, claimed), laws=laws)
+        moved = law.to_side(declarer.side)
+        if won + claimed + moved == total and (moved != 0 or not transfer):
+            found.append(Settlement(won + claimed, moved, total, claimed, law))
+    plain = [f for f in found if f.law64_declarer == 0]
+    if plain:
+        return plain[0]
+    if len({(f.won, f.law64_declarer) for f in found}) > 1:
+        return Settlement(None, 0, None, None, found[0].law64, resolved=False)
+    return found[0] if found else None

@@ -25,8 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bridgefiles.laws import rotation
-from bridgefiles.laws.auction import is_sufficient, lowest_sufficient_same_strain
+from bridgefiles.laws.auction import is_sufficient
 from bridgefiles.laws.editions import Edition
+from bridgefiles.laws.insufficient import replacement
 from bridgefiles.laws.rulings import (
     Duty,
     Irregularity,
@@ -252,7 +253,7 @@ class Referee(TableAuction):
 
     # -- internals ---------------------------------------------------------
     def _refs(self, *, barred: bool) -> tuple[str, ...]:
-        return rotation._refs(self.laws, barred=barred)
+        return rotation.references(self.laws, barred=barred)
 
     def _pend(self, ruling: Ruling) -> Ruling:
         self.pending = ruling
@@ -498,41 +499,21 @@ class Referee(TableAuction):
     def _replace_insufficient(
         self, seat: Seat, call: Call, o: Obligation, comparable: bool | None
     ) -> None:
-        last = self._state.last_bid
         assert o.call is not None
-        mechanical = (
-            not o.shows and last is not None and call == lowest_sufficient_same_strain(last, o.call)
-        )
         self._end(o)
-        if mechanical or comparable:
-            # 27B1(a)/(b): no further rectification (27D may still apply)
-            law, text = (
-                ("27B1(a)", "the lowest sufficient bid in the same denomination")
-                if (mechanical)
-                else (
-                    "27B1(b)",
-                    "a comparable call (23A)"
-                    if self.laws == "2017"
-                    else "a call with the same or a more precise meaning",
-                )
-            )
-            see: tuple[str, ...] = ("27D",) if self.laws == "2017" else ("27D", "16D")
-            unauthorized = None
-        else:
-            # 27B2: any other sufficient bid or a pass: partner passes throughout
-            self._bar_partner(seat, "27B2", self._restriction_for(seat, o.call, o.shows))
-            law, text, see = "27B2", "partner must pass throughout", self._refs(barred=True)
-            unauthorized = seat.side
+        rect = replacement(self.laws, self._state.last_bid, o.call, o.shows, call, comparable)
+        if rect.partner is not None:
+            self._bar_partner(seat, rect.law, self._restriction_for(seat, o.call, o.shows))
         self.rulings.append(
             Ruling(
                 Irregularity.INSUFFICIENT,
                 seat,
                 o.call,
                 seat,
-                law,
-                text=text,
-                unauthorized_to=unauthorized,
-                see_also=see,
+                rect.law,
+                text=rect.text,
+                unauthorized_to=seat.side if rect.unauthorized else None,
+                see_also=rect.see_also,
                 duties=self._duties_of(seat),
             )
         )

@@ -51,7 +51,8 @@ class Rectification:
     text: str = ""
 
 
-def _refs(laws: Edition, *, barred: bool) -> tuple[str, ...]:
+def references(laws: Edition, *, barred: bool) -> tuple[str, ...]:
+    """The Laws a withdrawn call refers to: UI, and when partner is barred, the lead."""
     if laws == "2007":
         return ("16D", "23", "26") if barred else ("16D",)
     return ("16C", "26B", "72C") if barred else ("16C",)
@@ -89,7 +90,7 @@ def reject(laws: Edition, kind: str, position: Position, *, bid_made: bool) -> R
         return Rectification(
             "30B1",
             Duty.SUBSTITUTE,
-            see_also=_refs(laws, barred=True),
+            see_also=references(laws, barred=True),
             text="partner calls freely (16C2); the offender any legal call at his turn",
         )
     if position is Position.RHO:
@@ -97,7 +98,7 @@ def reject(laws: Edition, kind: str, position: Position, *, bid_made: bool) -> R
         return Rectification(
             law,
             Duty.REPEAT_IF_RHO_PASSES,
-            see_also=_refs(laws, barred=True),
+            see_also=references(laws, barred=True),
             text="if RHO passes the offender repeats the call, else he calls freely",
         )
     law = "31B" if kind == "bid" else "32A"
@@ -108,13 +109,13 @@ def reject(laws: Edition, kind: str, position: Position, *, bid_made: bool) -> R
             Duty.PASS_THROUGHOUT,
             law,
             restrict=False,
-            see_also=_refs(laws, barred=True),
+            see_also=references(laws, barred=True),
             text="the offender's partner must pass whenever it is his turn to call",
         )
     return Rectification(
         law,
         Duty.SUBSTITUTE,
-        see_also=_refs(laws, barred=True),
+        see_also=references(laws, barred=True),
         text="partner calls freely (16C2); the offender any legal call at his turn",
     )
 
@@ -134,13 +135,13 @@ def after_rho(laws: Edition, law: str, *, rho_passed: bool) -> Rectification:
             Duty.SUBSTITUTE,
             Duty.PASS_THROUGHOUT,
             "32B2",
-            see_also=_refs(laws, barred=True),
+            see_also=references(laws, barred=True),
             text="RHO acted: the offender calls freely; his partner passes throughout",
         )
     return Rectification(
         law + "2",
         Duty.SUBSTITUTE,
-        see_also=_refs(laws, barred=True),
+        see_also=references(laws, barred=True),
         text="RHO acted: the offender may make any legal call",
     )
 
