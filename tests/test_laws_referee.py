@@ -47,7 +47,7 @@ def test_pass_at_partner_turn(comparable: bool) -> None:
     if comparable:
         assert ref.obligations == () and ref.lead_restrictions == ()
     else:
-        assert duties(ref) == {(N, Duty.PASS_ONCE, "30B1")}
+        assert duties(ref) == {(N, Duty.PASS_ONCE, "30B1(b)(ii)")}
         assert ref.lead_restrictions == (LeadRestriction(S),)
         feed(ref, (W, "2D"))
         assert ref.legal_calls(N) == (PASS,)
@@ -64,7 +64,7 @@ def test_pass_at_lho_turn_before_offender_has_called() -> None:
     assert duties(ref) == {(W, Duty.SUBSTITUTE, "30B1")}
     feed(ref, (N, "1S"), (E, "P"), (S, "2S"))
     feed(ref, (W, "3H"))  # not comparable: East must pass once
-    assert duties(ref) == {(E, Duty.PASS_ONCE, "30B1")}
+    assert duties(ref) == {(E, Duty.PASS_ONCE, "30B1(b)(ii)")}
 
 
 def test_pass_at_lho_turn_after_offender_called_is_a_change_of_call() -> None:
@@ -108,7 +108,7 @@ def test_bid_at_rho_turn_rho_bids_offender_free(comparable: bool) -> None:
     assert duties(ref) == {(E, Duty.SUBSTITUTE, "31A2")}
     assert c("2C") in ref.legal_calls(E) and c("1S") in ref.legal_calls(E)
     assert ref.call(E, c("2C"), comparable=comparable) is None
-    expected = set() if comparable else {(W, Duty.PASS_ONCE, "31A2")}
+    expected = set() if comparable else {(W, Duty.PASS_ONCE, "31A2(b)")}
     assert duties(ref) == expected
 
 

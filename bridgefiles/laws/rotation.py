@@ -202,7 +202,7 @@ def substitute(
     return Rectification(
         sub,
         partner=Duty.PASS_ONCE,
-        partner_law=law,
+        partner_law=sub,
         restrict=True,
         see_also=("16C", "26B", "72C"),
         text="not a comparable call: the offender's partner must pass at his next turn",
