@@ -277,6 +277,34 @@ def test_teams_fixture_scores() -> None:
     assert [r["IMP_NS"] for r in _table_rows(boards[0], "ScoreTable")] == ["10", "-10"]
 
 
+def test_teams_fixture_board_a_match() -> None:
+    """BAM (Law 78C): the better aggregate on a board wins it, equal halves it."""
+    boards = bf.score(_load(TEAMS), method="BAM").boards
+    assert [b.tag("ScoreMP") for b in boards] == [
+        "NS 2 EW 0",
+        "NS 0 EW 2",
+        "NS 0 EW 2",
+        "NS 2 EW 0",
+        "NS 2 EW 0",
+        "NS 0 EW 2",
+        "NS 1 EW 1",
+        "NS 1 EW 1",
+    ]
+    assert all(b.tag("ScoreIMP") is None for b in boards)
+    assert boards[0].tag("ScorePercentage") == "NS 100 EW 0"
+    running = [_table_rows(b, "TotalScoreTable") for b in boards[1::2]]
+    assert [[(r["Names"], r["TotalMP"]) for r in t] for t in running] == [
+        [("Lions", "2"), ("Tigers", "0")],
+        [("Lions", "2"), ("Tigers", "2")],
+        [("Lions", "4"), ("Tigers", "2")],
+        [("Lions", "5"), ("Tigers", "3")],
+    ]
+    assert "VP" not in running[-1][0]
+    assert [r["MP_NS"] for r in _table_rows(boards[0], "ScoreTable")] == ["2", "0"]
+    halves = bf.score(_load(TEAMS), method="BAM", units="1").boards
+    assert halves[6].tag("ScoreMP") == "NS 0.5 EW 0.5"
+
+
 @pytest.mark.parametrize("path", [PAIRS, TEAMS], ids=lambda p: p.name)
 def test_fixture_is_valid_and_scoring_is_idempotent(path: Path) -> None:
     original = _load(path)

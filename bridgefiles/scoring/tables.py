@@ -75,18 +75,17 @@ def result_cells(e: Entry, columns: list[str], places: int) -> dict[str, str]:
     }
 
 
-def record_row(w: Record, *, room: bool = False, team_imps: int | None = None) -> list[str]:
-    """A record's traveller cells: [Room], Contract, Declarer, Result, scores, [IMPs]."""
+def record_row(w: Record, *, room: bool = False, team: list[str] | None = None) -> list[str]:
+    """A record's traveller cells: [Room], Contract, Declarer, Result, scores, and with
+    ``room`` the two cells of the team's board result (IMPs or BAM points; ``?`` unknown)."""
     b = w.board
     row = [element(b.room or b.tag("Table") or "-")] if room else []
     row.append(w.contract.text if w.contract is not None else "?")
     row.append(w.declarer.value if w.declarer is not None else "-")
     row.append(str(w.tricks) if w.tricks is not None else "-")
     row.extend(score_cells(w.ns))
-    if team_imps is not None:
-        row.extend([str(team_imps), str(-team_imps)])
-    elif room:
-        row.extend(["?", "?"])
+    if room:
+        row.extend(team if team is not None else ["?", "?"])
     return row
 
 

@@ -1,11 +1,13 @@
-"""Team matches: the two rooms of a board IMPed (Law 78B), running totals and VPs.
+"""Team matches: the two rooms of a board IMPed (Law 78B) or scored board-a-match
+(Law 78C), running totals and VPs.
 
 Two records of a deal with the same two teams in HomeTeam/VisitTeam, or an Open
-and a Closed room, are one board of a match. Each record gets its ScoreIMP, the
-board's first record a ScoreTable of both rooms, and the board's last record of
-each match the running IMP and VP totals in a TotalScoreTable; with several
-matches, the event's standings go on its last record. The team sitting N-S in
-the Open room is the home team.
+and a Closed room, are one board of a match. Each record gets its ScoreIMP (with
+Scoring ``BAM``: ScoreMP and ScorePercentage, 2/1/0 for the better, equal or worse
+aggregate, or 1/½/0 in ``units="1"``), the board's first record a ScoreTable of both
+rooms, and the board's last record of each match the running totals (IMPs and VPs,
+or board points) in a TotalScoreTable; with several matches, the event's standings
+go on its last record. The team sitting N-S in the Open room is the home team.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def team_rooms(
     method = method_of(boards[0], settings)
     if (
         len(members) == 2
-        and method.base == "IMP"
+        and method.base in ("IMP", "BAM")
         and not method.modifiers
         and not any(traveller_of(b) for b in boards)
     ):
@@ -65,11 +67,26 @@ def _open_first(records: list[Record], a: int, b: int) -> Rooms:
     return (b, a) if room_b == "open" else (a, b)
 
 
-def _board_imps(records: list[Record], rooms: Rooms, settings: ScoreSettings) -> int | None:
+def _margin(
+    records: list[Record], rooms: Rooms, settings: ScoreSettings, bam: bool
+) -> float | None:
+    """What the home team gains on the board: IMPs, or (BAM) 1, 0 or -1 for the better,
+    equal or worse aggregate; None when a room's score is unknown."""
     a, b = (records[i].ns for i in rooms)
     if a is None or b is None:
         return None
-    return imps(a - b, rounding=settings.imp_rounding)
+    if bam:
+        return float((a > b) - (a < b))
+    return float(imps(a - b, rounding=settings.imp_rounding))
+
+
+def _bam_points(margin: float, settings: ScoreSettings) -> float:
+    """Board-a-match points of the side with ``margin``: 2/1/0 (or 1/0.5/0 in units "1")."""
+    return (1 + margin) / (2 if settings.units == "1" else 1)
+
+
+def _is_bam(records: list[Record], rooms: Rooms, settings: ScoreSettings) -> bool:
+    return method_of(records[rooms[0]].board, settings).base == "BAM"
 
 
 def team_board(
@@ -78,21 +95,30 @@ def team_board(
     paired: list[tuple[MatchKey, Rooms]],
     settings: ScoreSettings,
 ) -> None:
-    """ScoreIMP of each room, and a ScoreTable of the rooms on the deal's first record."""
+    """ScoreIMP (BAM: ScoreMP, ScorePercentage) of each room, and a ScoreTable of the
+    rooms on the deal's first record."""
     rows: list[list[str]] = []
+    bam = any(_is_bam(records, rooms, settings) for _, rooms in paired)
     for _, rooms in paired:
-        gained = _board_imps(records, rooms, settings)
+        gained = _margin(records, rooms, settings, bam)
         for k, i in enumerate(rooms):
             w = records[i]
             mine = None if gained is None else (gained if k == 0 else -gained)
-            if mine is not None:
-                w.put_sided("ScoreIMP", float(mine), float(-mine), settings)
-            rows.append(record_row(w, room=True, team_imps=mine))
+            cells = None
+            if mine is not None and bam:
+                ns, ew = _bam_points(mine, settings), _bam_points(-mine, settings)
+                w.put_sided("ScoreMP", ns, ew, settings)
+                w.put_sided("ScorePercentage", 100 * ns / (ns + ew), 100 * ew / (ns + ew), settings)
+                cells = [format_number(ns), format_number(ew)]
+            elif mine is not None:
+                w.put_sided("ScoreIMP", mine, -mine, settings)
+                cells = [format_number(mine), format_number(-mine)]
+            rows.append(record_row(w, room=True, team=cells))
     if settings.tables and len(members) > 1:
         first = records[members[0]]
         if first.board.table("ScoreTable") is None:
-            columns = ["Room", "Contract", "Declarer", "Result"]
-            columns += ["Score_NS", "Score_EW", "IMP_NS", "IMP_EW"]
+            columns = ["Room", "Contract", "Declarer", "Result", "Score_NS", "Score_EW"]
+            columns += ["MP_NS", "MP_EW"] if bam else ["IMP_NS", "IMP_EW"]
             first.set_table(make_table("ScoreTable", columns, rows))
 
 
@@ -104,6 +130,7 @@ def team_matches(
 ) -> None:
     """Running totals of each match, and the event's standings when it has several."""
     event_totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    any_bam = False
     for key, boards in matches.items():
         first = records[boards[0][0]].board
         home = (first.tag("HomeTeam") or "").strip()
@@ -111,7 +138,8 @@ def team_matches(
         if key == ("rooms",):
             home = home or "Open N-S"
             visit = visit or "Open E-W"
-        scored = [(rooms, _board_imps(records, rooms, settings)) for rooms in boards]
+        bam = _is_bam(records, boards[0], settings)
+        scored = [(rooms, _margin(records, rooms, settings, bam)) for rooms in boards]
         n_boards = sum(1 for _, x in scored if x is not None)
         total_home = total_visit = 0.0
         played = 0
@@ -121,33 +149,34 @@ def team_matches(
             a = records[rooms[0]].board
             sits_ns = (a.tag("HomeTeam") or "").strip() in ("", home)
             mine = gained if sits_ns else -gained
-            total_home += max(mine, 0)
-            total_visit += max(-mine, 0)
+            if bam:
+                total_home += _bam_points(mine, settings)
+                total_visit += _bam_points(-mine, settings)
+            else:
+                total_home += max(mine, 0)
+                total_visit += max(-mine, 0)
             played += 1
             if settings.tables:
                 table = _match_table(
-                    [(home, total_home), (visit, total_visit)], played, n_boards, settings
+                    [(home, total_home), (visit, total_visit)], played, n_boards, settings, bam
                 )
                 records[rooms[1]].set_table(table)
-        vp_home, vp_visit = _vps(total_home - total_visit, n_boards)
+        vp_home, vp_visit = (0.0, 0.0) if bam else _vps(total_home - total_visit, n_boards)
         for team, got, vp in ((home, total_home, vp_home), (visit, total_visit, vp_visit)):
             event_totals[team][0] += n_boards
             event_totals[team][1] += got
             event_totals[team][2] += vp
+        any_bam = any_bam or bam
     if len(matches) > 1 and settings.tables:
         last = records[max(i for members in deals for i in members)]
         ordered = sorted(event_totals.items(), key=lambda kv: (-kv[1][2], -kv[1][1]))
-        ranks = rank([v[2] for _, v in ordered])
-        columns = ["Rank", "Names", "NrBoards", "TotalIMP"]
-        if settings.vp:
-            columns.append("VP")
-        rows = []
-        for place, (team, (n, got, vp)) in zip(ranks, ordered, strict=True):
-            row = [str(place), element(team), str(int(n)), format_number(got, 2)]
-            if settings.vp:
-                row.append(format_number(vp, 2))
-            rows.append(row)
-        put_total(last, make_table("TotalScoreTable", columns, rows), settings)
+        ranks = rank([v[1] if any_bam else v[2] for _, v in ordered])
+        rows = [
+            [element(team), str(int(n)), format_number(got, 2), format_number(vp, 2)]
+            for team, (n, got, vp) in ordered
+        ]
+        table = _totals(ranks, rows, settings, any_bam)
+        put_total(last, table, settings)
 
 
 def _vps(margin: float, boards: int) -> tuple[float, float]:
@@ -158,20 +187,26 @@ def _vps(margin: float, boards: int) -> tuple[float, float]:
 
 
 def _match_table(
-    teams: list[tuple[str, float]], played: int, boards: int, settings: ScoreSettings
+    teams: list[tuple[str, float]], played: int, boards: int, settings: ScoreSettings, bam: bool
 ) -> Table:
     """Running totals after ``played`` boards; VPs as if the match ended there."""
     (home, a), (visit, b) = teams
     vp_a, vp_b = _vps(a - b, boards)
     ordered = sorted([(home, a, vp_a), (visit, b, vp_b)], key=lambda t: -t[1])
     ranks = rank([float(t[1]) for t in ordered])
-    columns = ["Rank", "Names", "NrBoards", "TotalIMP"]
-    if settings.vp:
+    rows = [
+        [element(team), str(played), format_number(got, 2), format_number(vp, 2)]
+        for team, got, vp in ordered
+    ]
+    return _totals(ranks, rows, settings, bam)
+
+
+def _totals(ranks: list[int], rows: list[list[str]], settings: ScoreSettings, bam: bool) -> Table:
+    """A TotalScoreTable of teams: Names, NrBoards, TotalIMP and VP (BAM: TotalMP, no VP)."""
+    columns = ["Rank", "Names", "NrBoards", "TotalMP" if bam else "TotalIMP"]
+    vp = settings.vp and not bam
+    if vp:
         columns.append("VP")
-    rows = []
-    for place, (team, got, vp) in zip(ranks, ordered, strict=True):
-        row = [str(place), element(team), str(played), format_number(got, 2)]
-        if settings.vp:
-            row.append(format_number(vp, 2))
-        rows.append(row)
-    return make_table("TotalScoreTable", columns, rows)
+    cut = len(columns) - 1  # Rank is added in front
+    table_rows = [[str(place), *row[:cut]] for place, row in zip(ranks, rows, strict=True)]
+    return make_table("TotalScoreTable", columns, table_rows)
