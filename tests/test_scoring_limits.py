@@ -218,6 +218,8 @@ def _brute_cross(scores: list[int]) -> list[float]:
         {"units": 2},
         {"places": -1},
         {"expected_results": 0},
+        {"expected_results": 10**30},  # Neuberg to a field that large overflowed Decimal
+        {"round_datum": 10**40},
         {"replace": "yes"},
         {"no_such_setting": 1},
     ],
@@ -275,3 +277,15 @@ def test_cross_imps_by_binary_search_equal_every_pair(
     by = {"comparisons": n - 1, "scores": n, "none": 1}[divide]
     expected = [x / by if by > 0 else 0.0 for x in sums]
     assert cross_imps(scores, rounding=rounding, divide=divide) == pytest.approx(expected)
+
+
+def test_numbers_as_long_as_a_cell_may_hold_are_written_whole() -> None:
+    from decimal import Decimal
+
+    from bridgefiles.scoring.values import format_number
+
+    big = "123456789012345678901234567890"  # max_number_digits: 30
+    assert format_number(Decimal(big + ".125")) == big + ".13"
+    assert format_number(int(big)) == big
+    with pytest.raises(ValueError):
+        format_number(float("nan"))

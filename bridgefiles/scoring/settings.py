@@ -33,7 +33,7 @@ class ScoreSettings(BaseModel):
     """Replace values the file gives that disagree with ours (they are reported either way)."""
     units: Units = "2"
     """Matchpoints per result beaten: ``"2"`` (ScoreMP's, PBN MP1) or ``"1"`` (PBN MP2)."""
-    expected_results: int | None = Field(default=None, ge=1)
+    expected_results: int | None = Field(default=None, ge=1, le=1_000_000_000)
     """Neuberg field size; by default the largest number of results of a deal in the event."""
     adjusted: AdjustedPercentages = AdjustedPercentages()
     """What Ave+, Ave and Ave- are worth in percent and in IMPs (Law 12C2)."""
@@ -41,7 +41,7 @@ class ScoreSettings(BaseModel):
     """Butler: results left out at each end before the datum (Butler-2; plain Butler: 0)."""
     average: Average = "mean"
     """Butler datum: mean or median of the results kept."""
-    round_datum: int = Field(default=10, ge=0)
+    round_datum: int = Field(default=10, ge=0, le=1_000_000)
     """Butler datum rounded to a multiple of this (0: not rounded)."""
     half: Half = "away"
     """How a datum half-way between two multiples is rounded."""

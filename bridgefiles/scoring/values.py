@@ -8,7 +8,7 @@ compares exactly, and a ``^`` (artificial score) mark is kept.
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
 from pydantic import BaseModel, ConfigDict
 
@@ -75,10 +75,14 @@ def format_number(value: Decimal | float | int, places: int = 2) -> str:
     """A number as score tags write it: integers bare, others to ``places`` decimals
     (halves rounded away from zero, as printed score sheets do)."""
     d = Decimal(str(value)) if not isinstance(value, Decimal) else value
-    q = d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    if q == q.to_integral_value():
-        return str(int(q))
-    return format(q.normalize(), "f")
+    if not d.is_finite():
+        raise ValueError(f"not a finite number: {value!r}")
+    with localcontext() as context:  # as many digits as the value has: never too few
+        context.prec = max(28, d.adjusted() + places + 2)
+        q = d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        if q == q.to_integral_value():
+            return str(int(q))
+        return format(q.normalize(), "f")
 
 
 def format_sided(side: Side, value: Decimal | float | int, places: int = 2) -> str:
