@@ -333,7 +333,10 @@ def _revoke_diagnostic(
         law = "62A"
     elif not resolved and ruling.rule in ("64A1", "64A2", "64B1"):
         law = "64"
-        text += ", established; the transfer depends on tricks the record does not show"
+        text += (
+            ", established; the record does not fix its Law 64 transfer (who won the "
+            "tricks after the claim is not shown): law64 unknown"
+        )
     else:
         law = ruling.rule
         if ruling.transferred:

@@ -22,7 +22,7 @@ Law 25A).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bridgefiles.laws import rotation
 from bridgefiles.laws.auction import is_sufficient
@@ -165,91 +165,56 @@ class Referee(TableAuction):
         if option not in ruling.options:
             raise ValueError(f"{option.value} is not open for Law {ruling.law}")
         self.pending = None
-        seat, call = ruling.offender, ruling.call
-        kind = ruling.irregularity
+        seat, call, kind = ruling.offender, ruling.call, ruling.irregularity
         shown = ruling.shows if ruling.artificial else None
-        if option is Option.ACCEPT:
-            if kind is Irregularity.CHANGE_OF_CALL:
-                self._decide(
-                    ruling,
-                    "25B",
-                    "the change is accepted: the later call stands",
-                    seat.side,
-                    self._refs(barred=False),
-                )
+        barred = self._refs(barred=True)
+        if kind is Irregularity.CHANGE_OF_CALL:
+            accepted = option is Option.ACCEPT
+            text = "the later call stands" if accepted else "cancelled: the first call stands"
+            self._decide(ruling, "25B", text, self._refs(barred=False))
+            if accepted:
                 self._replace_last(seat, call, shown)
-                return
+        elif option is Option.ACCEPT:
             law = "27A1" if kind is Irregularity.INSUFFICIENT else "29A"
-            self._decide(ruling, law, "accepted: the call stands as if legal and in rotation")
+            self._decide(ruling, law, "accepted: the call stands as legal and in rotation", None)
             self._settle(seat, call, None)
             self._record(seat, call, shown)
-            return
-        if kind is Irregularity.CHANGE_OF_CALL:
-            self._decide(
-                ruling,
-                "25B",
-                "the change is cancelled: the first call stands",
-                seat.side,
-                self._refs(barred=False),
-            )
-            return
-        if kind is Irregularity.INSUFFICIENT:
+        elif kind is Irregularity.INSUFFICIENT:
             if ruling.law == "27B4":
                 self._bar_partner(seat, "27B4", self._restriction_for(seat, self._replaced(seat)))
                 text = "another insufficient bid, not accepted: partner passes throughout"
             else:
                 self._add(Obligation(seat, Duty.REPLACE, "27B", call, ruling.shows))
                 text = "not accepted: the offender replaces it with a legal call"
-            self._decide(
-                ruling, ruling.law, text, seat.side, self._refs(barred=True), self._duties_of(seat)
-            )
-            return
-        if kind is Irregularity.INADMISSIBLE:
+            self._decide(ruling, ruling.law, text, barred)
+        elif kind is Irregularity.INADMISSIBLE:
             # 36B (36C out of rotation): the offender calls again, freely and at his own
             # turn, and his partner passes throughout
             self._bar_partner(seat, ruling.law, self._restriction_for(seat, call))
-            self._decide(
-                ruling,
-                ruling.law,
-                "cancelled; partner must pass throughout",
-                seat.side,
-                self._refs(barred=True),
-                self._duties_of(seat),
-            )
-            return
-        if kind is Irregularity.BARRED:
+            self._decide(ruling, ruling.law, "cancelled; partner must pass throughout", barred)
+        elif kind is Irregularity.BARRED:
             self._bar_both(seat, call)
-            self._decide(
-                ruling,
-                "37A",
-                "cancelled and replaced by a pass; both members of "
-                "the offending side pass throughout",
-                seat.side,
-                self._refs(barred=True),
-                self._duties_of(seat),
-            )
+            text = "cancelled, a pass instead; both of the offending side pass throughout"
+            self._decide(ruling, "37A", text, barred)
             self._record(seat, PASS, None)
-            return
-        # call out of rotation, not accepted (29B): cancelled, back to the player due
+        else:  # a call out of rotation, not accepted (29B): back to the player due
+            self._reject_out_of_rotation(ruling)
+
+    def _reject_out_of_rotation(self, ruling: Ruling) -> None:
+        seat, call = ruling.offender, ruling.call
         assert ruling.position is not None
-        kind_ = rotation.kind_of(
-            call, artificial=ruling.artificial, partner_artificial=self._partner_artificial(seat)
+        partner_artificial = self._partner_artificial(seat)
+        kind = rotation.kind_of(
+            call, artificial=ruling.artificial, partner_artificial=partner_artificial
         )
-        rect = rotation.reject(self.laws, kind_, ruling.position, bid_made=self._bid_made())
+        rect = rotation.reject(self.laws, kind, ruling.position, bid_made=self._bid_made())
         if rect.offender is not None:
             self._add(Obligation(seat, rect.offender, rect.law, call, ruling.shows))
         if rect.partner is not None:
             law = rect.partner_law or rect.law
             self._add(Obligation(seat.partner, rect.partner, law, call, ruling.shows))
         see = ("29B", *((rect.law,) if ruling.law != rect.law else ()), *rect.see_also)
-        self._decide(
-            ruling,
-            ruling.law,
-            rect.text or f"cancelled; Law {rect.law} applies",
-            seat.side,
-            see,
-            self._duties_of(seat),
-        )
+        self._decide(ruling, ruling.law, rect.text or f"cancelled; Law {rect.law} applies", see)
 
     # -- internals ---------------------------------------------------------
     def _refs(self, *, barred: bool) -> tuple[str, ...]:
@@ -262,29 +227,24 @@ class Referee(TableAuction):
         return ruling
 
     def _decide(
-        self,
-        ruling: Ruling,
-        law: str,
-        text: str,
-        unauthorized: object = None,
-        see_also: tuple[str, ...] = (),
-        duties: tuple[Obligation, ...] = (),
+        self, ruling: Ruling, law: str, text: str, see_also: tuple[str, ...] | None
     ) -> Ruling:
-        """The pending ruling, decided: it takes the pending one's place in ``rulings``."""
-        decided = Ruling(
-            ruling.irregularity,
-            ruling.offender,
-            ruling.call,
-            ruling.due,
-            law,
-            (),
-            ruling.position,
-            text,
-            ruling.offender.side if unauthorized is not None else None,
-            see_also,
-            duties,
-            ruling.artificial,
-            ruling.shows,
+        """The pending ruling, decided, in the pending one's place in ``rulings``.
+
+        ``see_also`` None: nothing was withdrawn, so no unauthorized information and no
+        duty; otherwise the withdrawn call is UI to the offending side, whose duties
+        the ruling lists.
+        """
+        withdrawn = see_also is not None
+        side = ruling.offender.side
+        decided = replace(
+            ruling,
+            law=law,
+            options=(),
+            text=text,
+            unauthorized_to=side if withdrawn else None,
+            see_also=see_also or (),
+            duties=self._duties_of(ruling.offender) if withdrawn else (),
         )
         if 0 <= self._pending_at < len(self.rulings) and self.rulings[self._pending_at] is ruling:
             self.rulings[self._pending_at] = decided
@@ -422,31 +382,21 @@ class Referee(TableAuction):
         if seat is offender.lho and ruling.irregularity is Irregularity.INADMISSIBLE:
             # 36A: LHO called before rectification: both calls are cancelled, no rectification
             self.pending = None
-            self._decide(
-                ruling,
-                "36A",
-                "LHO called before rectification: the inadmissible "
-                "call and the calls after it are cancelled; no rectification",
-            )
+            text = "LHO called first: both calls are cancelled; no rectification"
+            self._decide(ruling, "36A", text, None)
             return None
         if seat is offender.lho and ruling.irregularity is Irregularity.BARRED:
             # 37B1: LHO called before rectification: the call stands
             self.pending = None
-            self._decide(ruling, "37B", "LHO called before rectification: the call stands")
+            self._decide(ruling, "37B", "LHO called before rectification: the call stands", None)
             self._record(offender, ruling.call, ruling.shows if ruling.artificial else None)
             return self._call(seat, call, facts)
         if ruling.irregularity is Irregularity.OUT_OF_ROTATION and seat is ruling.due:
             # 28B: the player due calls before the ruling: the call out of rotation is
             # cancelled without rectification (16C2 still applies to its side)
             self.pending = None
-            self._decide(
-                ruling,
-                "28B",
-                f"{seat.full_name}, whose turn it was, called first: "
-                "the call out of rotation is cancelled, no rectification",
-                offender.side,
-                ("16C",) if self.laws == "2017" else ("16D",),
-            )
+            text = f"{seat.full_name}, whose turn it was, called first: no rectification"
+            self._decide(ruling, "28B", text, self._refs(barred=False))
             return self._call(seat, call, facts)
         raise ValueError(f"a ruling on {offender.full_name}'s {ruling.call} is pending")
 
