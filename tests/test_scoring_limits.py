@@ -289,3 +289,23 @@ def test_numbers_as_long_as_a_cell_may_hold_are_written_whole() -> None:
     assert format_number(int(big)) == big
     with pytest.raises(ValueError):
         format_number(float("nan"))
+
+
+@pytest.mark.parametrize("scoring", ["MP", "IMP", "IMP;Butler", "IMP;Cross"])
+@pytest.mark.parametrize("digits", [400, 20_000])
+def test_a_score_tag_too_long_is_a_limit_finding(scoring: str, digits: int) -> None:
+    """A Score of 400 digits raised OverflowError (no float holds it), 20,000 digits a
+    ValueError from int-to-text conversion; both are now a limit finding at the tag."""
+
+    def record(pair: int, score: str) -> str:
+        return (
+            f'[Event "e"]\n[Board "1"]\n[Vulnerable "None"]\n[Scoring "{scoring}"]\n'
+            f'[PairNS "{pair}"]\n[Score "{score}"]\n\n'
+        )
+
+    text = record(1, "NS " + "9" * digits) + record(2, "NS 420")
+    first, second = bf.score(bf.loads(text, "pbn")).boards
+    (d,) = [d for d in first.diagnostics if d.code == "limit"]
+    assert d.message.startswith("Score: ") and "max_number_digits=30" in d.message
+    assert d.line == 6
+    assert not [d for d in second.diagnostics if d.code != "syntax"]

@@ -22,7 +22,7 @@ from bridgefiles.model.diagnostic import Diagnostic, error
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring.method import ScoringMethod, parse_scoring
 from bridgefiles.scoring.settings import ScoreSettings
-from bridgefiles.scoring.traveller import MISSING, ns_points
+from bridgefiles.scoring.traveller import MISSING, digits_problem, ns_points
 from bridgefiles.scoring.values import SidedValue, format_number
 
 
@@ -54,29 +54,33 @@ class Record:
         self.ours.add(table.name)
 
     def report(
-        self, code: str, message: str, *, law: str | None = None, at: Table | None = None
+        self,
+        code: str,
+        message: str,
+        *,
+        law: str | None = None,
+        at: Table | None = None,
+        tag: str | None = None,
     ) -> None:
-        """An error about this board, placed at ``at`` (a table) or at the board."""
-        line = at.line if at is not None else self.board.line
-        column = at.column if at is not None else None
+        """An error about this board, placed at ``at`` (a table), a ``tag``, or the board."""
+        pair = self.board.tag_pair(tag) if tag is not None else None
+        where = at if at is not None else pair
         self.diagnostics.append(
-            error(code, message, law=law, line=line, column=column, board=self.board.board_number)
+            error(
+                code,
+                message,
+                law=law,
+                line=where.line if where is not None else self.board.line,
+                column=where.column if where is not None else None,
+                board=self.board.board_number,
+            )
         )
 
     def disagree(self, code: str, tag: str, written: str, ours: str, replace: bool) -> None:
         """Report a tag that disagrees with the computed value, placed at the tag."""
         action = "replaced" if replace else "kept (score with replace=True to replace it)"
-        pair = self.board.tag_pair(tag)
-        self.diagnostics.append(
-            error(
-                code,
-                f'{tag} "{written}" disagrees with the computed {ours}; {action}',
-                law="77" if code == "score-mismatch" else None,
-                line=pair.line if pair else self.board.line,
-                column=pair.column if pair else None,
-                board=self.board.board_number,
-            )
-        )
+        message = f'{tag} "{written}" disagrees with the computed {ours}; {action}'
+        self.report(code, message, law="77" if code == "score-mismatch" else None, tag=tag)
 
     def put_sided(self, tag: str, ns: float, ew: float, settings: ScoreSettings) -> None:
         """Write ``tag`` as ``NS a EW b``, or report an existing value that disagrees."""
@@ -199,9 +203,13 @@ def deal_facts(board: Board, settings: ScoreSettings) -> Record:
     w.ns = w.computed
     if w.ns is None:  # no deal to score: keep the score the file gives, if any
         given = score_tag(board)
-        if given is not None:
-            points = given.points_for(Side.NS, board.declarer)
-            w.ns = int(points) if points is not None else None
+        points = given.points_for(Side.NS, board.declarer) if given is not None else None
+        if points is not None:
+            problem = digits_problem(points, max_digits=settings.limits.max_number_digits)
+            if problem is None:
+                w.ns = int(points)
+            else:
+                w.report("limit", f"Score: {problem}", tag="Score")
     return w
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from bridgefiles.model.diagnostic import error
 from bridgefiles.model.seats import Side
 from bridgefiles.scoring.record import Record
 from bridgefiles.scoring.rubber import DealScore, RubberState, parse_score_rubber, score_deal
@@ -81,14 +80,8 @@ def check_histories(records: list[Record], rubbers: list[list[int]]) -> None:
             w = records[after]
             pair = w.board.tag_pair("ScoreRubberHistory")
             written = pair.value if pair is not None else ""
-            w.diagnostics.append(
-                error(
-                    "score-mismatch",
-                    f'ScoreRubberHistory "{written}" does not follow from '
-                    f'the deal before it, which leaves "{played[1].text()}"',
-                    law="77",
-                    line=pair.line if pair else w.board.line,
-                    column=pair.column if pair else None,
-                    board=w.board.board_number,
-                )
+            message = (
+                f'ScoreRubberHistory "{written}" does not follow from the deal before it, '
+                f'which leaves "{played[1].text()}"'
             )
+            w.report("score-mismatch", message, law="77", tag="ScoreRubberHistory")

@@ -69,6 +69,18 @@ def cell_problem(
     return _number(text, max_digits)[1]
 
 
+def digits_problem(value: Decimal, *, max_digits: int | None) -> str | None:
+    """Why a number (a Score tag's, say) is too long to use, or None when it is not."""
+    _, digits, exponent = value.as_tuple()
+    count = len(digits) + (exponent if isinstance(exponent, int) and exponent > 0 else 0)
+    if max_digits is None or count <= max_digits:
+        return None
+    return (
+        f"a number of {count:,} digits goes over the limit max_number_digits={max_digits:,}; "
+        "it is not used (raise it with Limits(max_number_digits=...))"
+    )
+
+
 def _number(
     text: str | None, max_digits: int | None
 ) -> tuple[Decimal | None, tuple[str, str] | None]:
