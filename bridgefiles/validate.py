@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bridgefiles.errors import InternalError
+from bridgefiles.errors import BridgeFileError, InternalError
 from bridgefiles.laws.editions import Edition, check_edition
 from bridgefiles.laws.result import Tricks, board_result
 from bridgefiles.model.board import Board
@@ -103,10 +103,13 @@ def validate_board(board: Board, *, laws: Edition = "2017") -> BoardReport:
     """The report for one board: read diagnostics, then the Laws' findings and the score.
 
     ``laws`` is the edition ("2017" or "2007"); any other value is the caller's
-    mistake (ValueError). A bug of ours never passes for a finding about the file:
-    it becomes an ``internal`` error (an :class:`InternalError`) on the report.
+    mistake (BridgeFileError), as is anything but a Board. A bug of ours never
+    passes for a finding about the file: it becomes an ``internal`` error (an
+    :class:`InternalError`) on the report.
     """
     check_edition(laws)
+    if not isinstance(board, Board):  # misuse: only BridgeFileError leaves (DESIGN 3)
+        raise BridgeFileError(f"validate_board needs a Board, not {type(board).__name__}")
     try:
         return _validate(board, laws)
     except Exception as exc:  # our own bug: said as such, never as a finding

@@ -153,3 +153,9 @@ def test_a_lin_claim_above_what_is_left_is_the_count_after_law_64() -> None:
     report = validate_board(board)
     assert report.tricks is not None
     assert report.to_json()["tricks"] == {"won": 10, "law64": 1, "final": 11}
+
+
+@pytest.mark.parametrize("thing", [None, "board", 3])
+def test_validating_what_is_not_a_board_is_the_callers_mistake(thing: object) -> None:
+    with pytest.raises(BridgeFileError, match="needs a Board"):
+        validate_board(thing)  # type: ignore[arg-type]
