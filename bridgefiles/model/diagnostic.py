@@ -57,6 +57,7 @@ CODES: frozenset[str] = frozenset(
         "board-mismatch",
         "lost-in-conversion",
         "play",
+        "dd-mismatch",
     }
 )
 
