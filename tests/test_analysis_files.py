@@ -147,3 +147,13 @@ def test_board_without_a_full_deal_is_left_alone() -> None:
     assert analyse_boards(bridge_file.boards) == [None]
     assert bf.dumps(analyze(bridge_file), layout="preserve") == text
     assert check_board(bridge_file.boards[0]) == []
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from bridgefiles.analysis import annotate, check, solver
+
+    for module in (annotate, check, solver):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -117,8 +117,13 @@ def run_tasks(tasks: Sequence[FileTask], jobs: int,
         for task in tasks:
             yield run_task(task, progress)
         return
+    done = 0
     with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start) as pool:
-        yield from pool.map(run_task, tasks)
+        for outcome in pool.map(run_task, tasks):
+            done += outcome.analysed
+            if progress is not None:
+                progress(done)
+            yield outcome
 
 
 def read_stdin() -> bytes:

@@ -8,10 +8,10 @@ which solves up to 40 deals a call spread over DDS's own threads (one per core),
 
 >>> from bridgefiles.model.deal import Deal
 >>> deal = Deal.parse("N:K843.T542.J6.863 AQJ7.K.Q75.AT942 962.AJ7.KT82.J75 T5.Q9863.A943.KQ")
->>> table = dd_table(deal)                                   # doctest: +SKIP
->>> table.hex                                                # doctest: +SKIP
+>>> table = dd_table(deal)
+>>> table.hex
 '2333223332aaaabaaaab'
->>> par(table, Vulnerability.NONE, Seat.N).par_contract      # doctest: +SKIP
+>>> par(table, Vulnerability.NONE, Seat.N).par_contract
 'EW 3N+1'
 """
 
