@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -35,6 +36,14 @@ def _run(tasks: list[files.FileTask], jobs: int) -> int:
             raise SystemExit(f"{outcome.path}: {outcome.error}")
         boards += outcome.analysed
     return boards
+
+
+def _cpu() -> float:
+    """CPU seconds of this process (all solver threads) and its finished workers: the
+    figure that does not depend on what else the machine is doing."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def main() -> None:
@@ -64,10 +73,11 @@ def main() -> None:
                 solver.set_threads(threads)
             tasks = [files.FileTask(path=str(p), target=str(p.with_suffix(".out.pbn")))
                      for p in paths]
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), _cpu()
             boards = _run(tasks, jobs)
-            seconds = time.perf_counter() - started
-            print(f"  {label:<36} {boards / seconds:8.1f} boards/s  ({boards} in {seconds:.1f} s)")
+            seconds, cpu = time.perf_counter() - started, _cpu() - cpu
+            print(f"  {label:<36} {boards / seconds:8.1f} boards/s  ({boards} in {seconds:.1f} s,"
+                  f" {cpu / boards:.2f} CPU s a board)")
             sys.stdout.flush()
 
 
