@@ -157,3 +157,11 @@ def test_doctests() -> None:
     for module in (annotate, check, solver):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_last_game_without_a_final_line_end_keeps_none() -> None:
+    text = ('[Board "1"]\n[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. '
+            '...AKQJT98765432"]')
+    out = bf.dumps(analyze(bf.loads(text, format="pbn")), layout="preserve")
+    assert out.startswith(text + '\n[DoubleDummyTricks "')
+    assert out.endswith("W  C 13")

@@ -113,6 +113,10 @@ def test_board_range_and_per_page(event: tuple[Path, list[Board]], tmp_path: Pat
     assert text.count('<section class="sheet">') == 5
     bad = CliRunner().invoke(main, ["handrecord", str(path), "-o", str(out), "--boards", "x"])
     assert bad.exit_code == 2
+    bad = CliRunner().invoke(main, ["handrecord", str(path), "-o", str(tmp_path / "x.txt")])
+    assert bad.exit_code == 2 and ".pdf or .html" in bad.output
+    piped = CliRunner().invoke(main, ["handrecord", str(path), "-o", "-", "--boards", "3"])
+    assert piped.exit_code == 0 and list(_html_boards(piped.stdout)) == ["3"]
 
 
 def test_fresh_analysis_when_the_file_carries_none(tmp_path: Path) -> None:

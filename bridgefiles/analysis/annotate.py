@@ -101,7 +101,7 @@ def _edited_source(board: Board, values: dict[str, str], table: Table) -> str | 
         return None
     newline = _newline(board.source)
     body = board.source.rstrip(" \t\r\n")
-    tail = board.source[len(body):] or newline
+    tail = board.source[len(body):]  # blank lines after the game, or nothing at the end
     lines = body.splitlines(keepends=True)  # the last one has no line end
     added: list[str] = []
     for name, value in values.items():

@@ -155,7 +155,8 @@ def _board_range(text: str | None) -> tuple[int, int] | None:
 
 @click.command("handrecord")
 @click.argument("files", nargs=-1, required=True)
-@click.option("-o", "--output", required=True, help="OUT.pdf or OUT.html.")
+@click.option("-o", "--output", required=True,
+              help="OUT.pdf or OUT.html ('-': HTML on standard output).")
 @click.option("--boards", "board_range", default=None, help="Boards to print, e.g. 1-18.")
 @click.option("--per-page", type=click.IntRange(1, 6), default=6, show_default=True,
               help="Boards per page.")
@@ -173,9 +174,9 @@ def handrecord(files: tuple[str, ...], output: str, board_range: str | None, per
     from bridgefiles.analysis import handrecord as hr
     from bridgefiles.errors import BridgeFileError
 
-    kind = Path(output).suffix.lower()
+    kind = ".html" if output == "-" else Path(output).suffix.lower()
     if kind not in (".pdf", ".html", ".htm"):
-        raise click.UsageError("-o must end in .pdf or .html")
+        raise click.UsageError("-o must end in .pdf or .html ('-': HTML on standard output)")
     if not hr.available(pdf=kind == ".pdf"):
         raise click.UsageError(hr.MISSING)
     wanted = _board_range(board_range)
@@ -187,6 +188,8 @@ def handrecord(files: tuple[str, ...], output: str, board_range: str | None, per
         html = hr.render_html(event, per_page=per_page, paper=paper)
         if kind == ".pdf":
             hr.write_pdf(html, output)
+        elif output == "-":
+            sys.stdout.write(html)
         else:
             Path(output).write_text(html, encoding="utf-8")
     except BridgeFileError as exc:
