@@ -20,6 +20,7 @@ from typing import Any, Literal
 import click
 
 from bridgefiles import batch
+from bridgefiles.analysis.cli import COMMANDS as ANALYSIS_COMMANDS
 from bridgefiles.batch import ConvertTask, FileResult, Input, Progress, Summary, ValidateTask
 from bridgefiles.errors import BridgeFileError
 
@@ -402,6 +403,9 @@ def schema(which: str) -> None:
     data = report_schema() if which == "report" else board_schema()
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
+
+for _command in ANALYSIS_COMMANDS:
+    main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -58,6 +58,8 @@ CODES: frozenset[str] = frozenset(
         "lost-in-conversion",
         "play",
         "laws-edition",
+        "dd-mismatch",
+        "internal",
     }
 )
 
