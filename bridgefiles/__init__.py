@@ -6,6 +6,8 @@
     bf.convert("match.lin", "match.pbn")
 """
 
+from collections.abc import Callable
+
 # The submodule bridgefiles.validate is imported first, so that the function
 # bf.validate bound below is not replaced by the module of the same name when
 # the submodule is imported later (importing a submodule sets the attribute).
@@ -25,6 +27,18 @@ from bridgefiles.report import FileReport, render_json, render_text, validate_in
 
 __version__ = "0.1.0"
 
+
+def analyze(bridge_file: BridgeFile, progress: Callable[[int], None] | None = None) -> BridgeFile:
+    """Double-dummy tables and par written into every board with a full deal (extra ``dds``).
+
+    The work is :func:`bridgefiles.analysis.analyze`; this name only keeps
+    ``import bridgefiles`` light, loading the analysis package and its solver when called.
+    """
+    from bridgefiles.analysis import analyze as run
+
+    return run(bridge_file, progress)
+
+
 __all__ = [
     "Board",
     "BridgeFile",
@@ -38,6 +52,7 @@ __all__ = [
     "UnreadableInputError",
     "UsageError",
     "__version__",
+    "analyze",
     "convert",
     "dumps",
     "iter_dumps",
