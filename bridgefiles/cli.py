@@ -403,5 +403,8 @@ def schema(which: str) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+for _command in __import__("bridgefiles.web.cli", fromlist=["COMMANDS"]).COMMANDS:
+    main.add_command(_command)
+
 if __name__ == "__main__":  # pragma: no cover
     main()
