@@ -67,6 +67,8 @@ class Hand:
 class BoardView:
     index: int
     label: str
+    event: str | None
+    site: str | None
     number: str | None
     room: str | None
     dealer: str | None
@@ -153,6 +155,10 @@ def _note_text(board: Board, index: int | None, in_play: bool) -> str | None:
     return note.text if note is not None else None
 
 
+def _known(value: str | None) -> str | None:
+    return value if value not in (None, "", "?", "#") else None
+
+
 def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) -> BoardView:
     """The board as the page draws it; calls and cards a finding points at are marked."""
     at = {(d.line, d.column) for d in findings if d.line is not None and d.column is not None}
@@ -209,14 +215,25 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) 
             play_rows.append(tuple(cells))
         notes.extend(f"{n.index}: {n.text}" for n in board.play.notes)
     commentary = [c.text for c in board.comments]
+    for tag in board.tags:
+        commentary.extend(c.text for c in tag.comments)
+    for section in (board.auction, board.play):
+        if section is not None:
+            commentary.extend(c.text for c in section.comments)
+            for kept in section.notes:
+                commentary.extend(c.text for c in kept.comments)
     if board.auction is not None:
-        commentary.extend(c.text for c in board.auction.comments)
+        for entry in board.auction.entries:
+            commentary.extend(c.text for c in entry.annotations.comments)
     if board.play is not None:
-        commentary.extend(c.text for c in board.play.comments)
+        for slot in board.play.slots:
+            commentary.extend(c.text for c in slot.annotations.comments)
     contract = board.contract
     return BoardView(
         index=board.index,
         label=board.label,
+        event=_known(board.tag("Event")),
+        site=_known(board.tag("Site")),
         number=board.board_number,
         room=board.room,
         dealer=board.dealer.value if board.dealer is not None else None,

@@ -8,6 +8,7 @@ read back as bytes: the bytes the command line writes for the same input.
 
 from __future__ import annotations
 
+import codecs
 import os
 from dataclasses import dataclass
 from typing import Literal
@@ -64,6 +65,19 @@ class Options:
         return cls(strict=strict, laws=laws, method=method)
 
 
+_TEXT_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
+def refuse_binary(path: str, name: str) -> None:
+    """PBN and LIN are text: a NUL byte in the head (outside UTF-16) means a binary file."""
+    with open(path, "rb") as f:
+        head = f.read(8192)
+    if b"\0" in head and not head.startswith(_TEXT_BOMS):
+        raise InputProblem(
+            f"{name} is a binary file, not a PBN or LIN text file: nothing was read", 415
+        )
+
+
 def _message(result: FileResult, path: str, name: str) -> str:
     return (result.message or "cannot read the file").replace(path, name)
 
@@ -77,6 +91,7 @@ def _check(result: FileResult, path: str, name: str) -> None:
 
 def validate_json(path: str, name: str, strict: bool = False) -> bytes:
     """The JSON report of ``bridgefiles validate --format json NAME``, byte for byte."""
+    refuse_binary(path, name)
     import io
 
     task = ValidateTask(Input(path), None, strict, "json")
@@ -93,6 +108,7 @@ def validate_json(path: str, name: str, strict: bool = False) -> bytes:
 
 def report_view(path: str, name: str, strict: bool = False) -> ReportView:
     """What the report page shows: the summary and each board with findings."""
+    refuse_binary(path, name)
     info = FileInfo()
     view = ReportView(name=name, format=batch.format_name(Input(path), None))
     try:
@@ -126,11 +142,33 @@ def report_page(path: str, name: str, options: Options, token: str) -> str:
 
 def convert(path: str, name: str, to: Target, strict: bool = False) -> Output:
     """The file as ``bridgefiles convert FILE --to TO -o OUT`` writes it."""
+    refuse_binary(path, name)
+    if to == "csv":  # the table names the file in each row: the client's name
+        from bridgefiles.table import write_table
+
+        try:
+            write_table(batch.read_file(path, None, strict=strict), _out(path, to), to, path=name)
+        except BridgeFileError as exc:
+            raise InputProblem(str(exc).replace(path, name), 422) from exc
+        with open(_out(path, to), "rb") as f:
+            return Output(f.read(), to)
+    if to == "json":  # the JSON file names the file it came from: the client's name
+        import bridgefiles as bf
+
+        with open(path, "rb") as f:
+            f.raw.name = name  # type: ignore[attr-defined]
+            try:
+                bf.write(bf.load(f, strict=strict), _out(path, to), "json")
+            except BridgeFileError as exc:
+                raise InputProblem(str(exc).replace(path, name), 422) from exc
+        with open(_out(path, to), "rb") as f:
+            return Output(f.read(), to)
     return _write(path, name, to, ConvertTask(Input(path), to, _out(path, to), strict=strict))
 
 
 def score(path: str, name: str, method: str | None = None) -> Output:
     """The file in its own format with results and scores filled in (``bridgefiles score``)."""
+    refuse_binary(path, name)
     fmt = batch.format_name(Input(path), None)
     if fmt not in batch.BOARD_FORMATS:
         fmt = "pbn"
