@@ -143,7 +143,9 @@ def _call_cell(call: Call | None, marked: bool, note: str | None) -> Cell:
         return Cell("?", marked=marked, note=note)
     if call.kind is CallKind.BID and call.strain is not None:
         strain = call.strain.value
-        return Cell(f"{call.level}{strain}", None if strain == "NT" else strain, marked, note)
+        if strain == "NT":
+            return Cell(f"{call.level}NT", None, marked, note)
+        return Cell(str(call.level), strain, marked, note)
     return Cell(call.text, None, marked, note)
 
 
@@ -211,7 +213,7 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) 
                 note = slot.annotations.explanation or _note_text(
                     board, slot.annotations.note, in_play=True
                 )
-                cells.append(Cell(str(slot.card), slot.card.suit.value, marked, note))
+                cells.append(Cell(slot.card.rank.char, slot.card.suit.value, marked, note))
             play_rows.append(tuple(cells))
         notes.extend(f"{n.index}: {n.text}" for n in board.play.notes)
     commentary = [c.text for c in board.comments]
