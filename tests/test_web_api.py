@@ -210,3 +210,15 @@ def _links(page: str, prefix: str) -> Iterator[str]:
         j = page.index('"', i + 6)
         yield page[i + 6 : j]
         start = j
+
+
+def test_links_follow_the_prefix_a_proxy_serves_under(uploads: Path) -> None:
+    app = create_app(Settings(workers=1, temp_dir=str(uploads)))
+    with TestClient(app, root_path="/bridgefiles") as c:
+        page = c.get("/").text
+        assert 'href="/bridgefiles/static/style.css"' in page
+        assert 'action="/bridgefiles/report"' in page
+        with open(SAMPLE, "rb") as f:
+            report = c.post("/report", files={"file": ("a.pbn", f)}).text
+        assert 'src="/bridgefiles/static/report.js"' in report
+        assert 'href="/bridgefiles/download/' in report

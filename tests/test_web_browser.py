@@ -20,12 +20,12 @@ import pytest
 pytest.importorskip("uvicorn", reason="the upload service needs the 'web' extra")
 pytest.importorskip("selenium", reason="the browser test needs selenium (the 'dev' extra)")
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-from web_server import serve  # noqa: E402
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import WebDriverWait
+from web_server import serve
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "corpus" / "real"
@@ -99,8 +99,12 @@ def test_upload_a_corpus_file_and_read_its_report(base: str, browser: Any) -> No
                                                                        "section.summary")))
     assert CORPUS_FILE.name in browser.find_element(By.TAG_NAME, "h1").text
     findings = browser.find_elements(By.CSS_SELECTOR, "article.board li.finding")
-    assert findings and all(f.is_displayed() for f in findings[:5])
-    first = browser.find_element(By.CSS_SELECTOR, "article.board")
+    shown = [f for f in findings if f.is_displayed()]
+    # infos are there but start hidden (the box is unchecked): errors and warnings show
+    assert shown and len(shown) < len(findings)
+    assert {f.get_attribute("data-severity") for f in shown} == {"error", "warning"}
+    first = next(b for b in browser.find_elements(By.CSS_SELECTOR, "article.board")
+                 if b.is_displayed())
     diagram = first.find_element(By.CSS_SELECTOR, ".diagram")
     assert diagram.is_displayed()
     assert len(diagram.find_elements(By.CSS_SELECTOR, ".hand")) == 4
@@ -111,16 +115,22 @@ def test_upload_a_corpus_file_and_read_its_report(base: str, browser: Any) -> No
     assert "160 boards" in counts and "169 errors" in counts
     browser.execute_script("window.scrollTo(0, 0)")
     _shot(browser, "report.png", 1280)
+    _shot(browser, "report-top.png", 960, 1000)  # the README's picture (docs/web-report.png)
     _shot(browser, "report-phone.png", 390)
     browser.set_window_size(1280, 900)
 
-    # the filters: without errors only the boards with other findings stay
+    # the filters: without errors only the warnings stay, and the boards that have them
     errors_box = browser.find_element(By.ID, "sev-error")
     errors_box.click()
     assert not errors_box.is_selected()
     shown = [f for f in browser.find_elements(By.CSS_SELECTOR, "li.finding") if f.is_displayed()]
-    assert shown and all("sev-error" not in f.get_attribute("class") for f in shown)
+    assert shown and {f.get_attribute("data-severity") for f in shown} == {"warning"}
+    boards = [b for b in browser.find_elements(By.CSS_SELECTOR, "article.board")
+              if b.is_displayed()]
+    assert 0 < len(boards) <= 3  # the file has 3 warnings
     errors_box.click()
+    browser.find_element(By.ID, "sev-info").click()
+    assert all(f.is_displayed() for f in browser.find_elements(By.CSS_SELECTOR, "li.finding")[:20])
     # the downloads are links the browser can follow
     links = browser.find_elements(By.CSS_SELECTOR, "nav.downloads a")
     assert [a.text for a in links] == ["PBN", "LIN", "JSON report", "CSV", "Scored file"]

@@ -19,8 +19,9 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="the upload service needs the 'web' extra")
 
-from bridgefiles.synthetic import generate, to_pbn  # noqa: E402
-from web_server import get_json, serve  # noqa: E402
+from web_server import get_json, serve
+
+from bridgefiles.synthetic import generate, to_pbn
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "fixtures" / "sample-event.pbn"

@@ -84,7 +84,12 @@ def _problem(request: Request, status: int, message: str) -> Response:
     """An error as JSON (API) or as a page (browser), never a traceback."""
     if _wants_json(request):
         return JSONResponse({"error": message, "status": status}, status_code=status)
-    return HTMLResponse(pages.error_page(status, message), status_code=status)
+    return HTMLResponse(pages.error_page(status, message, _root(request)), status_code=status)
+
+
+def _root(request: Request) -> str:
+    """The prefix a reverse proxy serves us under (``--root-path``), for the pages' links."""
+    return str(request.scope.get("root_path", "")).rstrip("/")
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -158,8 +163,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # -- pages ---------------------------------------------------------------------------
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def form() -> HTMLResponse:
-        return HTMLResponse(pages.form_page(settings.max_upload_mb))
+    async def form(request: Request) -> HTMLResponse:
+        return HTMLResponse(pages.form_page(settings.max_upload_mb, _root(request)))
 
     @app.post("/report", response_class=HTMLResponse, include_in_schema=False)
     async def report(request: Request) -> HTMLResponse:
@@ -170,7 +175,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with open(upload.path, "rb") as f:
                 data = f.read()
             token = store.put(data, upload.name, os.path.basename(upload.path), options)
-            html = await run(work.report_page, upload.path, upload.name, options, token)
+            html = await run(work.report_page, upload.path, upload.name, options, token,
+                             _root(request))
         return HTMLResponse(html)
 
     @app.get("/download/{token}/{kind}", include_in_schema=False)
@@ -188,8 +194,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _file(output, kept.name)
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return HTMLResponse(pages.docs_page(app.openapi()))
+    async def docs(request: Request) -> HTMLResponse:
+        return HTMLResponse(pages.docs_page(app.openapi(), _root(request)))
 
     # -- API -----------------------------------------------------------------------------
 

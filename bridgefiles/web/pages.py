@@ -51,20 +51,21 @@ def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)
 
 
-def form_page(max_upload_mb: float) -> str:
+def form_page(max_upload_mb: float, root: str = "") -> str:
     return render("form.html", max_upload_mb=max_upload_mb, methods=SCORING_METHODS,
-                  editions=LAWS_EDITIONS)
+                  editions=LAWS_EDITIONS, root=root)
 
 
-def report_page(view: ReportView, token: str, options: Any) -> str:
-    return render("report.html", report=view, token=token, options=options)
+def report_page(view: ReportView, token: str, options: Any, root: str = "") -> str:
+    """``root``: the path prefix a reverse proxy serves the service under (links use it)."""
+    return render("report.html", report=view, token=token, options=options, root=root)
 
 
-def error_page(status: int, message: str) -> str:
-    return render("error.html", status=status, message=message)
+def error_page(status: int, message: str, root: str = "") -> str:
+    return render("error.html", status=status, message=message, root=root)
 
 
-def docs_page(openapi: dict[str, Any]) -> str:
+def docs_page(openapi: dict[str, Any], root: str = "") -> str:
     """The API reference from the OpenAPI document, as a plain page (no script, no CDN)."""
     operations = []
     for path, methods in openapi.get("paths", {}).items():
@@ -80,7 +81,8 @@ def docs_page(openapi: dict[str, Any]) -> str:
                 "description": op.get("description", ""), "params": params,
                 "body": ", ".join(body),
             })
-    return render("docs.html", operations=operations, title=openapi.get("info", {}).get("title"))
+    return render("docs.html", operations=operations, title=openapi.get("info", {}).get("title"),
+                  root=root)
 
 
 def _schema_text(schema: dict[str, Any]) -> str:

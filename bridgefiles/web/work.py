@@ -133,11 +133,11 @@ def report_view(path: str, name: str, strict: bool = False) -> ReportView:
     return view
 
 
-def report_page(path: str, name: str, options: Options, token: str) -> str:
+def report_page(path: str, name: str, options: Options, token: str, root: str = "") -> str:
     """The report page's HTML (rendered here, in the worker, not on the event loop)."""
     from bridgefiles.web.pages import report_page as render
 
-    return render(report_view(path, name, options.strict), token, options)
+    return render(report_view(path, name, options.strict), token, options, root)
 
 
 def convert(path: str, name: str, to: Target, strict: bool = False) -> Output:
