@@ -1,159 +1,65 @@
-"""The public verbs: read, load, loads, dumps, write (and validate, score).
+"""The public verbs: read, load, loads, dumps, write, validate, score and convert.
 
-Everything goes through the format registry; the command line is a thin layer
-over these functions. Only :class:`BridgeFileError` leaves this module.
+Everything goes through the format registry; the command line, batches, dask and the
+upload service are thin layers over these functions. Only :class:`BridgeFileError`
+leaves this module: bad input as :class:`UnreadableInputError` (or a diagnostic), a
+wrong argument as :class:`UsageError`, a bug of ours as :class:`InternalError`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from glob import escape as glob_escape
 from itertools import chain
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, Literal
 
-from bridgefiles.errors import BridgeFileError, StrictModeError, UnreadableInputError
+from bridgefiles.errors import BridgeFileError, UsageError
 from bridgefiles.formats import registry
-from bridgefiles.formats.decode import LineDecoder, limited_text_lines
-from bridgefiles.formats.registry import FileInfo, Format, Layout, ReadOptions, WriteOptions
-from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
+from bridgefiles.formats.decode import limited_text_lines
+from bridgefiles.formats.registry import FileInfo, Format, Layout, WriteOptions
+from bridgefiles.limits import Limits
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.model.file import BridgeFile
+from bridgefiles.output import output_charset, write_stream, write_text_file
+from bridgefiles.reading import (
+    SNIFF_BYTES,
+    Source,
+    bounded,
+    file_from_info,
+    guarded,
+    internal,
+    open_source,
+    options_for,
+    pick_format,
+    stream_boards,
+)
 
 if TYPE_CHECKING:
+    from bridgefiles.scoring.fill import ScoreSettings
     from bridgefiles.validate import BoardReport
 
-Source = str | os.PathLike[str] | IO[bytes]
-_CHUNK = 1 << 16
-_SNIFF_BYTES = 8192
+Laws = Literal["2017", "2007"]
+Target = str | os.PathLike[str] | IO[str] | IO[bytes]
+LAWS: tuple[str, ...] = ("2017", "2007")
 
-
-def _guard(boards: Iterator[Board]) -> Iterator[Board]:
-    """Let nothing but BridgeFileError out of a reader (DESIGN invariant 3)."""
-    try:
-        yield from boards
-    except BridgeFileError:
-        raise
-    except RecursionError as exc:
-        raise BridgeFileError(f"input too deeply nested to read: {exc}") from exc
-    except Exception as exc:  # a bug of ours must not become the caller's crash
-        raise BridgeFileError(f"internal error while reading: {type(exc).__name__}: {exc}") from exc
-
-
-def _pick_format(format: str | None, path: str | None, head: bytes) -> Format:
-    if format:
-        return registry.get(format)
-    if path:
-        fmt = registry.from_path(path)
-        if fmt is not None:
-            return fmt
-    text = head.decode("utf-8", "replace").lstrip("\ufeff")
-    fmt = registry.sniff(text)
-    if fmt is None:
-        where = path or "input"
-        raise UnreadableInputError(f"{where}: cannot tell the format (use format='pbn' or 'lin')")
-    return fmt
-
-
-def _chunks(stream: IO[bytes], first: bytes) -> Iterator[bytes]:
-    if first:
-        yield first
-    while True:
-        chunk = stream.read(_CHUNK)
-        if not chunk:
-            return
-        yield chunk
-
-
-def _open(source: Source) -> tuple[IO[bytes], str | None, bool]:
-    if isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        if path == "-":
-            return sys.stdin.buffer, "<stdin>", False
-        try:
-            return open(path, "rb"), path, True
-        except OSError as exc:
-            raise UnreadableInputError(f"{path}: {exc.strerror or exc}") from exc
-    name = getattr(source, "name", None)
-    return source, name if isinstance(name, str) else None, False
-
-
-def _read_stream(
-    stream: IO[bytes],
-    path: str | None,
-    format: str | None,
-    options: ReadOptions,
-    info: FileInfo,
-) -> Iterator[Board]:
-    try:
-        head = stream.read(_SNIFF_BYTES)
-    except OSError as exc:
-        raise UnreadableInputError(f"{path}: {exc}") from exc
-    fmt = _pick_format(format, path, head)
-    if fmt.read is None:
-        raise UnreadableInputError(f"format {fmt.name!r} cannot be read")
-    decoder = LineDecoder(
-        path=path, declared=options.encoding, strict=options.strict, limits=options.limits
-    )
-    lines = decoder.read(_chunks(stream, head))
-
-    def tracked() -> Iterator[str]:
-        yield from lines
-        info.encoding = decoder.encoding
-
-    info.path = path
-    boards = _bounded(fmt.read(tracked(), options, info), options, info)
-    yield from _with_decoder_diagnostics(boards, decoder, info)
-    info.encoding = decoder.encoding or "ascii"
-
-
-def _bounded(boards: Iterator[Board], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
-    """Stop after ``limits.max_boards`` boards, with a ``limit`` diagnostic if more follow."""
-    limit = options.limits.max_boards
-    if limit is None:
-        yield from boards
-        return
-    for n, board in enumerate(boards, start=1):
-        yield board
-        if n >= limit:
-            extra = next(boards, None)
-            if extra is not None:
-                diag = limit_diagnostic(
-                    "max_boards",
-                    limit,
-                    f"the input (more than {limit:,} boards)",
-                    f"the boards from line {extra.line} on are not read"
-                    if extra.line
-                    else "the boards after it are not read",
-                    line=extra.line,
-                    path=options.path,
-                )
-                if options.strict:
-                    raise StrictModeError(diag.format(), diag)
-                info.diagnostics.append(diag)
-            close = getattr(boards, "close", None)
-            if close is not None:
-                close()
-            return
-
-
-def _with_decoder_diagnostics(
-    boards: Iterator[Board], decoder: LineDecoder, info: FileInfo
-) -> Iterator[Board]:
-    """Move encoding findings onto the board being read when they were found."""
-    for board in boards:
-        if decoder.diagnostics:
-            found, decoder.diagnostics[:] = list(decoder.diagnostics), []
-            board = board.model_copy(update={"diagnostics": (*found, *board.diagnostics)})
-        yield board
-    if decoder.diagnostics:
-        info.diagnostics.extend(decoder.diagnostics)
-        decoder.diagnostics.clear()
+__all__ = [
+    "Laws",
+    "Source",
+    "Target",
+    "adapted",
+    "check_laws",
+    "concat",
+    "dumps",
+    "file_from_info",
+    "iter_dumps",
+    "load",
+    "loads",
+    "read",
+    "score",
+    "validate",
+    "write",
+]
 
 
 def read(
@@ -163,51 +69,41 @@ def read(
     strict: bool = False,
     encoding: str | None = None,
     limits: Limits | None = None,
+    name: str | None = None,
+    info: FileInfo | None = None,
 ) -> Iterator[Board]:
     """Stream the boards of a file, one at a time; problems ride on each board.
 
-    ``source`` is a path, ``"-"`` for standard input, or a binary file object.
-    The format comes from the name, else from the content; ``format`` overrides.
+    ``source`` is a path, ``"-"`` for standard input, bytes, or an open file (binary,
+    or text: then already decoded). The format comes from the name, else from the
+    content; ``format`` overrides. ``name`` is the name to show (and to tell the
+    format from) for bytes and streams. ``info``, when given, learns what the file
+    says as a whole (directives, file diagnostics, encoding) as the boards go by.
+
+    >>> import io
+    >>> data = b'[Board "1"]\\n[Dealer "N"]\\n[Vulnerable "None"]\\n'
+    >>> [board.board_number for board in read(io.BytesIO(data), "pbn")]
+    ['1']
+    >>> [board.dealer.value for board in read(io.StringIO(data.decode()), "pbn")]
+    ['N']
     """
-    stream, path, owned = _open(source)
-    options = ReadOptions(
-        strict=strict, path=path, encoding=encoding, limits=limits or DEFAULT_LIMITS
-    )
-    info = FileInfo(path=path)
+    opened = open_source(source, name)
+    options = options_for(opened.path, strict, encoding, limits, text=opened.text)
+    found = info if info is not None else FileInfo()
     try:
-        yield from _guard(_read_stream(stream, path, format, options, info))
+        yield from guarded(stream_boards(opened, format, options, found))
     finally:
-        if owned:
-            stream.close()
-
-
-def file_from_info(
-    boards: Iterable[Board], info: FileInfo, fmt_name: str, *, stream: bool = False
-) -> BridgeFile:
-    """A BridgeFile from boards and what the reader learned about the file.
-
-    ``stream=True`` keeps ``boards`` as the iterator it is (not validated, never held
-    whole): for handing a file that is still being read straight to a writer.
-    """
-    fields: dict[str, Any] = {
-        "format": fmt_name,
-        "directives": tuple(info.directives),
-        "path": info.path,
-        "encoding": info.encoding,
-        "newline": info.newline,
-        "preamble": info.preamble,
-        "trailer": info.trailer,
-        "diagnostics": tuple(info.diagnostics),
-    }
-    if stream:
-        lazy: Any = boards  # writers only iterate it; a tuple is not required of them
-        return BridgeFile.model_construct(boards=lazy, **fields)
-    return BridgeFile(boards=tuple(boards), **fields)
+        opened.close()
 
 
 def _collect(boards: Iterator[Board], info: FileInfo, fmt_name: str) -> BridgeFile:
-    collected = tuple(_guard(boards))
-    return file_from_info(collected, info, fmt_name)
+    collected = tuple(guarded(boards))
+    try:
+        return file_from_info(collected, info, fmt_name)
+    except BridgeFileError:
+        raise
+    except Exception as exc:
+        raise internal(exc, "building the file") from exc
 
 
 def load(
@@ -217,21 +113,25 @@ def load(
     strict: bool = False,
     encoding: str | None = None,
     limits: Limits | None = None,
+    name: str | None = None,
 ) -> BridgeFile:
-    """A whole file: its boards, file-level directives and diagnostics."""
-    stream, path, owned = _open(source)
-    try:
-        head = stream.read(_SNIFF_BYTES)
-        fmt = _pick_format(format, path, head)
-        size = (limits or DEFAULT_LIMITS).max_file_size
-        # one byte past the limit is enough for the decode layer to report it
-        data = head + (stream.read() if size is None else stream.read(max(0, size + 1 - len(head))))
-    except OSError as exc:
-        raise UnreadableInputError(f"{path}: {exc}") from exc
-    finally:
-        if owned:
-            stream.close()
-    return _loads_bytes(data, fmt, path, strict, encoding, limits)
+    """A whole file: its boards, file-level directives and diagnostics.
+
+    Takes what :func:`read` takes.
+
+    >>> bridge_file = load(b'[Board "7"]\\n[Dealer "S"]\\n', "pbn", name="upload.pbn")
+    >>> bridge_file.format, len(bridge_file.boards), bridge_file.path
+    ('pbn', 1, 'upload.pbn')
+    >>> load(12345)
+    Traceback (most recent call last):
+    ...
+    bridgefiles.errors.UsageError: cannot read a int: give a path, '-', bytes or a binary stream
+    """
+    info = FileInfo()
+    boards = read(source, format, strict=strict, encoding=encoding, limits=limits, name=name,
+                  info=info)
+    collected = tuple(boards)  # reading settles the format and the encoding
+    return _collect(iter(collected), info, info.format or "unknown")
 
 
 def loads(
@@ -243,55 +143,38 @@ def loads(
     path: str | None = None,
     limits: Limits | None = None,
 ) -> BridgeFile:
-    """A whole file from a str or bytes (handviewer URLs: ``format="url"``)."""
-    if isinstance(data, str):
-        fmt = _pick_format(format, path, data[:_SNIFF_BYTES].encode("utf-8", "replace"))
-        if fmt.read is None:
-            raise UnreadableInputError(f"format {fmt.name!r} cannot be read")
-        options = ReadOptions(
-            strict=strict, path=path, encoding=encoding, limits=limits or DEFAULT_LIMITS
-        )
-        info = FileInfo(path=path, encoding="str")
-        found: list[Diagnostic] = []
-        lines = limited_text_lines(data, options.limits, found, path, strict)
-        boards = _bounded(fmt.read(lines, options, info), options, info)
-        result = _collect(boards, info, fmt.name)
-        if found:
-            result = result.model_copy(update={"diagnostics": (*found, *result.diagnostics)})
-        return result
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise UnreadableInputError(f"loads() takes str or bytes, not {type(data).__name__}")
-    raw = bytes(data)
-    fmt = _pick_format(format, path, raw[:_SNIFF_BYTES])
-    return _loads_bytes(raw, fmt, path, strict, encoding, limits)
+    """A whole file from a str or bytes (handviewer URLs: ``format="url"``).
 
-
-def _loads_bytes(
-    data: bytes,
-    fmt: Format,
-    path: str | None,
-    strict: bool,
-    encoding: str | None,
-    limits: Limits | None = None,
-) -> BridgeFile:
-    if fmt.read is None:
-        raise UnreadableInputError(f"format {fmt.name!r} cannot be read")
-    options = ReadOptions(
-        strict=strict, path=path, encoding=encoding, limits=limits or DEFAULT_LIMITS
-    )
-    info = FileInfo(path=path)
-    decoder = LineDecoder(path=path, declared=encoding, strict=strict, limits=options.limits)
-    boards = _with_decoder_diagnostics(
-        _bounded(fmt.read(decoder.read([data]), options, info), options, info), decoder, info
-    )
-    result = _collect(boards, info, fmt.name)
-    return result.model_copy(update={"encoding": decoder.encoding or "ascii"})
+    >>> loads('[Board "2"]\\n[Dealer "E"]\\n').boards[0].dealer.value
+    'E'
+    """
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return load(bytes(data), format, strict=strict, encoding=encoding, limits=limits,
+                    name=path)
+    if not isinstance(data, str):
+        raise UsageError(f"loads() takes str or bytes, not {type(data).__name__}")
+    fmt = pick_format(format, path, data[:SNIFF_BYTES].encode("utf-8", "replace"))
+    assert fmt.read is not None
+    options = options_for(path, strict, None, limits, text=True)
+    info = FileInfo(path=path, encoding="str", format=fmt.name)
+    found: list[Diagnostic] = []
+    try:
+        lines = limited_text_lines(data, options.limits, found, path, options.strict)
+        result = _collect(bounded(fmt.read(lines, options, info), options, info), info, fmt.name)
+    except BridgeFileError:
+        raise
+    except Exception as exc:
+        raise internal(exc, "reading") from exc
+    if found:
+        result = result.model_copy(update={"diagnostics": (*found, *result.diagnostics)})
+    return result
 
 
 def _boards_and_info(obj: BridgeFile | Iterable[Board]) -> tuple[Iterable[Board], FileInfo | None]:
     if isinstance(obj, BridgeFile):
         info = FileInfo(
             path=obj.path,
+            format=obj.format,
             encoding=obj.encoding,
             newline=obj.newline,
             directives=list(obj.directives),
@@ -301,7 +184,19 @@ def _boards_and_info(obj: BridgeFile | Iterable[Board]) -> tuple[Iterable[Board]
         return obj.boards, info
     if isinstance(obj, Board):
         return [obj], None
+    if isinstance(obj, (str, bytes)) or not isinstance(obj, Iterable):
+        raise UsageError(f"write a BridgeFile or boards, not a {type(obj).__name__}")
     return obj, None
+
+
+def writable_format(format: str) -> Format:
+    """The board format called ``format``; a :class:`UsageError` when it is unknown or
+    cannot be written as text (tables are written by ``bridgefiles.table``)."""
+    fmt = registry.get(format)
+    if fmt.write is None:
+        known = ", ".join(registry.names(kind="boards", writable=True))
+        raise UsageError(f"format {fmt.name!r} cannot be written as text (choose: {known})")
+    return fmt
 
 
 def iter_dumps(
@@ -316,33 +211,47 @@ def iter_dumps(
     A board read in another format is first adapted to this one
     (:func:`bridgefiles.formats.convert.adapt`); what the target cannot carry
     becomes a ``lost-in-conversion`` diagnostic, passed to ``on_diagnostic``.
+
+    >>> board = loads('[Board "3"]\\n[Dealer "S"]\\n').boards[0]
+    >>> "".join(iter_dumps([board], "lin"))[:9]
+    'st||rh||a'
     """
-    fmt = registry.get(format)
-    if fmt.write is None:
-        raise BridgeFileError(f"format {fmt.name!r} cannot be written")
+    fmt = writable_format(format)
+    if layout not in ("export", "preserve"):
+        raise UsageError(f"layout must be 'export' or 'preserve', not {layout!r}")
     boards, info = _boards_and_info(obj)
     options = WriteOptions(layout=layout)
+    assert fmt.write is not None
     try:
-        yield from fmt.write(_adapted(boards, fmt.name, on_diagnostic), options, info)
+        yield from fmt.write(adapted(boards, fmt.name, on_diagnostic), options, info)
     except BridgeFileError:
         raise
     except Exception as exc:  # a bug of ours must not become the caller's crash
-        raise BridgeFileError(f"internal error while writing: {type(exc).__name__}: {exc}") from exc
+        raise internal(exc, "writing") from exc
 
 
-def _adapted(
-    boards: Iterable[Board], target: str, on_diagnostic: Callable[[Diagnostic], None] | None
+def adapted(
+    boards: Iterable[Board],
+    target: str,
+    on_diagnostic: Callable[[Diagnostic], None] | None,
+    *,
+    labelled: bool = False,
 ) -> Iterator[Board]:
+    """Boards made ready for the ``target`` writer; what it cannot carry is passed to
+    ``on_diagnostic`` (``labelled``: with the board's label as its ``board``)."""
     from bridgefiles.formats.convert import LOST, adapt, family
 
     for board in boards:
+        if not isinstance(board, Board):
+            raise UsageError(f"write boards, not a {type(board).__name__}")
         if board.format is not None and family(board.format) != family(target):
             before = len(board.diagnostics)
             board = adapt(board, target)
             if on_diagnostic is not None:
                 for diag in board.diagnostics[before:]:
                     if diag.code == LOST:
-                        on_diagnostic(diag)
+                        on_diagnostic(diag.model_copy(update={"board": board.label})
+                                      if labelled else diag)
         yield board
 
 
@@ -354,7 +263,16 @@ def dumps(
     on_diagnostic: Callable[[Diagnostic], None] | None = None,
 ) -> str:
     """Text in ``format`` ("pbn" export format, "lin", "json"); ``layout="preserve"``
-    gives back the text as read for boards that were not changed."""
+    gives back the text as read for boards that were not changed.
+
+    >>> bridge_file = loads('[Board "4"]\\n[Dealer "W"]\\n')
+    >>> dumps(bridge_file, "pbn").splitlines()[:4]
+    ['% PBN 2.1', '% EXPORT', '%', '[Event "?"]']
+    >>> dumps(bridge_file, "html")
+    Traceback (most recent call last):
+    ...
+    bridgefiles.errors.UsageError: unknown format 'html' (known: csv, json, lin, parquet, pbn, url)
+    """
     return "".join(iter_dumps(obj, format, layout=layout, on_diagnostic=on_diagnostic))
 
 
@@ -372,138 +290,124 @@ def dumps_with_diagnostics(
 
 def write(
     obj: BridgeFile | Iterable[Board],
-    target: str | os.PathLike[str] | IO[str],
+    target: Target,
     format: str | None = None,
     *,
     layout: Layout = "export",
     encoding: str | None = None,
+    through: bool = False,
+    on_diagnostic: Callable[[Diagnostic], None] | None = None,
 ) -> None:
-    """Write to a path (atomically: a temporary file, then a rename) or a text stream."""
-    if not isinstance(target, (str, os.PathLike)):
-        for piece in iter_dumps(obj, format or "pbn", layout=layout):
-            target.write(piece)
-        return
-    path = Path(target)
-    if format is None:
-        guessed = registry.from_path(str(path))
-        format = guessed.name if guessed else "pbn"
-    charset = _output_charset(obj, format, encoding)
-    _remove_stale_temporaries(path)
-    try:
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent or "."
-        )
-    except OSError as exc:
-        raise BridgeFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-    try:
-        with contextlib.suppress(OSError):  # mkstemp makes it 0600; give the usual mode
-            os.chmod(tmp, _new_file_mode(path))
-        with open(fd, "w", encoding=charset, errors="strict", newline="") as out:
-            for piece in iter_dumps(obj, format, layout=layout):
-                out.write(piece)
-        os.replace(tmp, path)
-    except UnicodeEncodeError as exc:
-        os.unlink(tmp)
-        bad = exc.object[exc.start : exc.end]
-        raise BridgeFileError(
-            f"{path}: character {bad[:1]!r} (U+{ord(bad[:1] or ' '):04X}) cannot be written in "
-            f"{charset}; nothing was written (choose encoding='utf-8', or change the text)"
-        ) from exc
-    except OSError as exc:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise BridgeFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Write to a path (atomically: a temporary file, then a rename) or an open stream.
 
+    A path's format comes from its extension unless ``format`` is given; a stream gets
+    PBN unless told. Bytes go to a binary stream in the format's charset (the
+    registry's, or the file's own for PBN). Only a regular file is ever replaced: a
+    symbolic link, FIFO or device is refused unless ``through=True`` writes through it.
 
-def _output_charset(obj: BridgeFile | Iterable[Board], format: str, asked: str | None) -> str:
-    """UTF-8 for LIN and JSON; PBN in ISO-8859-1 (the standard) or the charset it was read
-    in; ``asked`` wins. An unknown charset is a BridgeFileError, not a LookupError."""
-    import codecs
-
-    charset = asked or ("iso8859-1" if format == "pbn" else "utf-8")
-    if asked is None and format == "pbn" and isinstance(obj, BridgeFile) and obj.encoding:
-        try:
-            read_as = codecs.lookup(obj.encoding).name
-        except LookupError:  # "str": read from text, no charset of its own
-            read_as = "ascii"
-        charset = read_as if read_as != "ascii" else "iso8859-1"
-    try:
-        codecs.lookup(charset)
-    except LookupError:
-        raise BridgeFileError(f"unknown output encoding {charset!r}") from None
-    return charset
-
-
-def _remove_stale_temporaries(path: Path, suffixes: tuple[str, ...] = (".tmp", ".part")) -> None:
-    """Delete ``.NAME.<pid>.*.tmp`` (or ``.part``) siblings left by a killed writer.
-
-    A killed writer cannot clean up after itself; its temporary file is hidden and
-    never has the target's name, and the next write to the same target removes it
-    once its pid no longer runs. (The command line names its temporaries the same way.)
+    >>> import io
+    >>> out = io.BytesIO()
+    >>> write(loads('[Board "5"]\\n[Dealer "N"]\\n'), out, "lin")
+    >>> out.getvalue()[:9]
+    b'st||rh||a'
     """
-    parent = path.parent if str(path.parent) else Path(".")
-    try:
-        candidates = [
-            p for suffix in suffixes for p in parent.glob(f".{glob_escape(path.name)}.*{suffix}")
-        ]
-    except OSError:
+    if not isinstance(target, (str, os.PathLike)):
+        fmt = writable_format(format or "pbn")
+        charset = output_charset(obj, fmt.name, encoding, layout)
+        write_stream(iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic),
+                     target, charset)
         return
-    for tmp in candidates:
-        pid_text = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
-        if not pid_text.isdigit() or _alive(int(pid_text)):
-            continue
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+    path = os.fspath(target)
+    if format is None:
+        guessed = registry.from_path(path)
+        format = guessed.name if guessed is not None and guessed.write is not None else "pbn"
+    fmt = writable_format(format)
+    charset = output_charset(obj, fmt.name, encoding, layout)
+    pieces = iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic)
+    write_text_file(pieces, path, charset, through=through)
 
 
-def _new_file_mode(path: Path) -> int:
-    """The mode of the file being replaced, else what a new file gets (0666 less the umask)."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        pass
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
+def check_laws(laws: str) -> str:
+    """``laws`` if it names an edition we know ("2017", "2007"); a UsageError otherwise."""
+    if laws not in LAWS:
+        raise UsageError(f"laws must be one of {', '.join(LAWS)}, not {laws!r}")
+    return laws
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError, OSError):
-        return True
-    return True
+def validate(board: Board, *, laws: Laws = "2017") -> BoardReport:
+    """Replay a board against the Laws: the report of DESIGN.md for one board.
 
-
-def validate(board: Board) -> BoardReport:
-    """Replay a board against the Laws: the report of DESIGN.md for one board."""
+    >>> report = validate(loads('[Board "1"]\\n[Dealer "N"]\\n[Vulnerable "None"]\\n'
+    ...                         '[Contract "3NT"]\\n[Declarer "S"]\\n[Result "9"]\\n').boards[0])
+    >>> report.contract.text, report.score.ns
+    ('3NT', 400)
+    """
     from bridgefiles.validate import validate_board
 
-    return validate_board(board)
+    if not isinstance(board, Board):
+        raise UsageError(f"validate() takes a Board, not {type(board).__name__}")
+    check_laws(laws)
+    try:
+        if laws != "2017":  # the keyword comes with the Laws editions (docs/interfaces.md)
+            return validate_board(board, laws=laws)  # type: ignore[call-arg,unused-ignore]
+        return validate_board(board)
+    except BridgeFileError:
+        raise
+    except Exception as exc:
+        raise internal(exc, "validating") from exc
 
 
-def score(bridge_file: BridgeFile, **settings: Any) -> BridgeFile:
-    """A new BridgeFile with contracts, results and scores filled in."""
-    from bridgefiles.scoring.fill import score_file
+def score(
+    bridge_file: BridgeFile,
+    *,
+    method: str | None = None,
+    laws: Laws = "2017",
+    replace: bool = False,
+    settings: ScoreSettings | None = None,
+) -> BridgeFile:
+    """A new BridgeFile with contracts, results and scores filled in.
 
-    scored: BridgeFile = score_file(bridge_file, **settings)
+    ``method`` is a PBN Scoring value ("MP", "IMP", "Butler", "Cross-IMP", "Rubber"...)
+    used instead of each board's own Scoring tag; ``laws`` the edition the boards are
+    replayed under; ``replace`` replaces values already in the file that disagree with
+    ours (otherwise they are reported, ``score-mismatch`` and the like, and kept).
+    ``settings`` (:class:`bridgefiles.scoring.fill.ScoreSettings`) holds the rest,
+    where organisers differ: matchpoint units, Neuberg, Butler discards, rounding...
+
+    >>> scored = score(loads('[Board "1"]\\n[Dealer "N"]\\n[Vulnerable "None"]\\n'
+    ...                      '[Contract "4S"]\\n[Declarer "N"]\\n[Result "10"]\\n'))
+    >>> scored.boards[0].tag("Score")
+    'NS 420'
+    """
+    from bridgefiles.scoring.fill import ScoreSettings, score_file
+
+    if not isinstance(bridge_file, BridgeFile):
+        raise UsageError(
+            f"score() takes a BridgeFile (bf.load), not {type(bridge_file).__name__}")
+    if settings is not None and not isinstance(settings, ScoreSettings):
+        raise UsageError(f"settings must be a ScoreSettings, not {type(settings).__name__}")
+    if method is not None and not isinstance(method, str):
+        raise UsageError(f"method must be a Scoring value such as 'MP', not {method!r}")
+    check_laws(laws)
+    options: dict[str, Any] = settings.model_dump(exclude_unset=True) if settings else {}
+    if method is not None:
+        options["method"] = method
+    if laws != "2017":
+        options["laws"] = laws
+    try:
+        scored: BridgeFile = score_file(bridge_file, replace=bool(replace), **options)
+    except BridgeFileError:
+        raise
+    except Exception as exc:
+        raise internal(exc, "scoring") from exc
     return scored
 
 
 def concat(*iterables: Iterable[Board]) -> Iterator[Board]:
+    """The boards of several files, one after the other.
+
+    >>> one = loads('[Board "1"]\\n[Dealer "N"]\\n').boards
+    >>> [b.board_number for b in concat(one, one)]
+    ['1', '1']
+    """
     return chain.from_iterable(iterables)

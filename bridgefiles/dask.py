@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bridgefiles import batch
+from bridgefiles.api import read
 from bridgefiles.batch import ConvertTask, FileResult, Input
 from bridgefiles.errors import BridgeFileError
 from bridgefiles.model.board import Board
@@ -46,7 +47,7 @@ def files(paths: Paths) -> list[Input]:
 
 
 def _boards_of(path: str, format: str | None) -> list[Board]:
-    return list(batch.read_file(path, format))
+    return list(read(path, format))
 
 
 def read_bag(paths: Paths, format: str | None = None) -> Any:
@@ -83,7 +84,7 @@ def frame(rows: Iterable[Row]) -> Any:
 
 def _file_frame(path: str, format: str | None = None) -> Any:
     """The table of one file (read on a worker)."""
-    return frame(board_rows(batch.read_file(path, format), path))
+    return frame(board_rows(read(path, format), path))
 
 
 def read_table(paths: Paths, format: str | None = None) -> Any:

@@ -36,3 +36,8 @@ class InternalError(BridgeFileError):
     (chained ``from`` the unexpected exception) only where an exception that is
     not a BridgeFileError escaped our own code, never for bad input.
     """
+
+
+class UsageError(BridgeFileError):
+    """The library was called wrongly: an unknown format name, an argument of the wrong type,
+    an output it must not replace. The caller's mistake, not the input's (exit status 2)."""

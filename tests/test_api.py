@@ -91,7 +91,7 @@ def test_json_bad_board_is_a_diagnostic_not_a_crash() -> None:
 
 
 def test_unknown_format_and_missing_file_raise_our_error(tmp_path: Path) -> None:
-    with pytest.raises(bf.UnreadableInputError):
+    with pytest.raises(bf.UsageError, match="unknown format 'docx'"):  # the caller's mistake
         bf.loads("hello", format="docx")
     with pytest.raises(bf.UnreadableInputError):
         bf.load(tmp_path / "missing.pbn")

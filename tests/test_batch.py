@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import bridgefiles as bf
 from bridgefiles import batch
 from bridgefiles.batch import ConvertTask, CountTask, Input, ValidateTask
 
@@ -81,12 +82,18 @@ def test_summary_line_and_fail_on() -> None:
 
 def test_charset_for_pbn_output_of_a_streamed_file(tmp_path: Path) -> None:
     cases = {
-        "utf8.lin": ("pn|Müller ♠|".encode(), "utf-8"),
-        "cp1252.lin": (b"pn|M\xfcller \x96|", "cp1252"),
-        "latin.lin": ("pn|Müller|".encode(), None),
-        "ascii.lin": (b"pn|Smith|", None),
+        "utf8.lin": ("pn|Müller ♠,b,c,d|".encode(), "utf-8"),
+        "cp1252.lin": (b"pn|M\xfcller \x96,b,c,d|", "cp1252"),
+        "latin.lin": ("pn|Müller,b,c,d|".encode(), None),
+        "ascii.lin": (b"pn|Smith,b,c,d|", None),
     }
     for name, (data, expected) in cases.items():
         (tmp_path / name).write_bytes(data)
-        assert batch._stream_charset(Input(str(tmp_path / name))) == expected, name
-    assert batch._stream_charset(Input("-")) is None
+        out = tmp_path / (name + ".pbn")
+        bf.convert(tmp_path / name, out, to="pbn")
+        raw_name = data.split(b"|")[1].split(b",")[0]
+        text = raw_name.decode("cp1252" if expected == "cp1252" else "utf-8")
+        written = out.read_bytes()
+        assert text.encode(expected or "iso8859-1") in written, name
+        if expected != "utf-8":
+            assert b"\xc3" not in written, name

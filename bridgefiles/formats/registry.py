@@ -1,22 +1,33 @@
-"""The format registry: a few symmetric verbs over named formats (like Biopython's SeqIO).
+"""The format registry: the one list of formats (like Biopython's SeqIO).
 
 A format module registers a :class:`Format`: how to recognise it, how to read
 boards from decoded lines (streaming, one board at a time) and how to write
-boards. The public API in ``bridgefiles.api`` only ever goes through here.
+boards. Tables (CSV, Parquet) are registered here too, as formats of kind
+``"table"`` (one row per board, written by ``bridgefiles.table``). Names,
+extensions, output charsets and media types come from here and nowhere else:
+the public API, batches, the command line and the upload service all ask.
+
+>>> [f.name for f in formats(kind="boards", writable=True)]
+['json', 'lin', 'pbn', 'url']
+>>> extension("parquet"), charset("pbn"), media_type("csv")
+('.parquet', 'iso8859-1', 'text/csv')
+>>> from_path("EVENT.PBN").name
+'pbn'
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from bridgefiles.errors import UnreadableInputError
+from bridgefiles.errors import UsageError
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Board, EscapeLine
 from bridgefiles.model.diagnostic import Diagnostic
 
 Layout = Literal["export", "preserve"]
+Kind = Literal["boards", "table"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,7 @@ class FileInfo:
     """What a reader learns about the file as a whole while it streams the boards."""
 
     path: str | None = None
+    format: str | None = None
     encoding: str | None = None
     newline: str | None = None
     directives: list[EscapeLine] = field(default_factory=list)
@@ -81,42 +93,128 @@ class BoardWriter(Protocol):
     ) -> Iterator[str]: ...
 
 
+def _never(head: str) -> int:
+    return 0
+
+
 @dataclass(frozen=True)
 class Format:
-    """A registered format."""
+    """A registered format.
+
+    ``charset`` is what output in this format is written in (None for a binary format);
+    ``media_type`` what an upload or download of it is served as. The first extension
+    is the one outputs get.
+    """
 
     name: str
     extensions: tuple[str, ...]
-    sniff: Callable[[str], int]  # confidence 0-100 that the text head is this format
+    sniff: Callable[[str], int] = _never  # confidence 0-100 that the text head is this format
     read: BoardReader | None = None
     write: BoardWriter | None = None
     text_is_bytes_safe: bool = True
+    charset: str | None = None
+    media_type: str | None = None
+    kind: Kind = "boards"
 
+    @property
+    def extension(self) -> str:
+        """The extension outputs in this format get."""
+        return self.extensions[0]
+
+    @property
+    def binary(self) -> bool:
+        return self.charset is None
+
+
+# Charsets and media types of the built-in formats, applied when their modules register
+# (the format modules say how to read and write; this is the one list of what files are).
+_FILE_FACTS: dict[str, tuple[str | None, str]] = {
+    "pbn": ("iso8859-1", "application/x-bridge-pbn"),  # PBN 2.1 section 3.1: ISO-8859-1
+    "lin": ("utf-8", "application/x-bridge-lin"),
+    "json": ("utf-8", "application/json"),
+    "url": ("utf-8", "text/uri-list"),
+    "csv": ("utf-8", "text/csv"),
+    "parquet": (None, "application/vnd.apache.parquet"),
+}
 
 _FORMATS: dict[str, Format] = {}
 
 
 def register(fmt: Format) -> None:
+    """Add (or replace) a format; charset and media type default to the built-in facts."""
+    charset, media = _FILE_FACTS.get(fmt.name, ("utf-8", "text/plain"))
+    if fmt.media_type is None:
+        fmt = replace(fmt, media_type=media, charset=fmt.charset or charset)
     _FORMATS[fmt.name] = fmt
 
 
+register(Format(name="csv", extensions=(".csv",), kind="table"))
+register(Format(name="parquet", extensions=(".parquet",), kind="table"))
+
+
 def get(name: str) -> Format:
+    """The format called ``name``; an unknown name is a :class:`UsageError`."""
     _load_builtin()
     try:
-        return _FORMATS[name.lower()]
-    except KeyError:
+        return _FORMATS[str(name).lower()]
+    except (KeyError, AttributeError):
         known = ", ".join(sorted(_FORMATS))
-        raise UnreadableInputError(f"unknown format {name!r} (known: {known})") from None
+        raise UsageError(f"unknown format {name!r} (known: {known})") from None
 
 
-def names() -> list[str]:
+def formats(
+    *, kind: Kind | None = None, readable: bool | None = None, writable: bool | None = None
+) -> list[Format]:
+    """The registered formats, by name, filtered by kind and by what can be done with them.
+
+    A table is writable (``bridgefiles.table`` writes it) but not readable.
+    """
     _load_builtin()
-    return sorted(_FORMATS)
+    out = []
+    for name in sorted(_FORMATS):
+        fmt = _FORMATS[name]
+        can_write = fmt.write is not None or fmt.kind == "table"
+        if kind is not None and fmt.kind != kind:
+            continue
+        if readable is not None and (fmt.read is not None) != readable:
+            continue
+        if writable is not None and can_write != writable:
+            continue
+        out.append(fmt)
+    return out
+
+
+def names(
+    *, kind: Kind | None = None, readable: bool | None = None, writable: bool | None = None
+) -> list[str]:
+    """The names of :func:`formats`, e.g. the choices of ``--from`` and ``--to``."""
+    return [f.name for f in formats(kind=kind, readable=readable, writable=writable)]
+
+
+def extension(name: str) -> str:
+    """The extension an output in format ``name`` gets (``.pbn``, ``.csv``...)."""
+    return get(name).extension
+
+
+def charset(name: str) -> str | None:
+    """The charset output in format ``name`` is written in (None: binary)."""
+    return get(name).charset
+
+
+def media_type(name: str) -> str:
+    """The media type of format ``name`` (for uploads and downloads)."""
+    return get(name).media_type or "application/octet-stream"
+
+
+def read_extensions() -> tuple[str, ...]:
+    """Extensions of the formats that can be read (what a folder is searched for)."""
+    return tuple(sorted({e for f in formats(readable=True) for e in f.extensions}))
 
 
 def from_path(path: str) -> Format | None:
+    """The format a file name says (its extension, in any case), if any."""
     _load_builtin()
-    lower = path.lower()
+    lower = str(path).lower()
     for fmt in _FORMATS.values():
         if any(lower.endswith(ext) for ext in fmt.extensions):
             return fmt
@@ -128,6 +226,8 @@ def sniff(head: str) -> Format | None:
     _load_builtin()
     best: tuple[int, Format | None] = (0, None)
     for fmt in _FORMATS.values():
+        if fmt.read is None:
+            continue
         score = fmt.sniff(head)
         if score > best[0]:
             best = (score, fmt)
