@@ -191,3 +191,26 @@ def test_errors_are_pages_or_json_never_tracebacks(client: TestClient) -> None:
     with open(SAMPLE, "rb") as f:
         r = client.post("/report", files={"file": ("a.pbn", f)}, data={"method": "nonsense"})
     assert r.status_code == 422 and "unknown scoring method" in r.text
+
+
+def test_our_own_failure_is_a_500_page_or_json_without_a_traceback(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bridgefiles.web import pages, pool
+
+    def broken(*_: object) -> str:
+        raise RuntimeError("a bug of ours, with secrets in its traceback")
+
+    monkeypatch.setattr(pages, "form_page", broken)
+    page = client.get("/")
+    assert page.status_code == 500 and "Something went wrong" in page.text
+    assert "Traceback" not in page.text and "secrets" not in page.text
+
+    async def broken_run(*_: object) -> object:
+        raise RuntimeError("a bug of ours, with secrets in its traceback")
+
+    monkeypatch.setattr(pool.Workers, "run", broken_run)
+    with open(SAMPLE, "rb") as f:
+        r = client.post("/api/validate", files={"file": ("a.pbn", f)})
+    assert r.status_code == 500
+    assert r.json()["error"].startswith("internal error") and "secrets" not in r.text

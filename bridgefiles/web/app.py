@@ -201,12 +201,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/validate", openapi_extra=_UPLOAD_BODY, tags=["api"],
               responses={200: {"content": {"application/json": {}}}})
-    async def api_validate(request: Request, strict: bool = False) -> Response:
+    async def api_validate(request: Request, strict: bool = False,
+                           laws: work.Laws = "2017") -> Response:
         """The JSON report of ``bridgefiles validate --format json`` for the file."""
         async with temporary_folder(settings.temp_dir) as folder:
             upload = await receive(request, folder, settings.max_upload)
             assert upload.path is not None
-            data = await run(work.validate_json, upload.path, upload.name, strict)
+            data = await run(work.validate_json, upload.path, upload.name, strict, laws)
         return Response(data, media_type="application/json")
 
     @app.post("/api/convert", openapi_extra=_UPLOAD_BODY, tags=["api"])
@@ -223,13 +224,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _file(output, upload.name)
 
     @app.post("/api/score", openapi_extra=_UPLOAD_BODY, tags=["api"])
-    async def api_score(request: Request, method: str | None = None) -> Response:
+    async def api_score(request: Request, method: str | None = None,
+                        laws: work.Laws = "2017") -> Response:
         """The file in its own format with results and scores filled in
         (``bridgefiles score FILE``); ``method`` overrides the file's Scoring tag."""
         async with temporary_folder(settings.temp_dir) as folder:
             upload = await receive(request, folder, settings.max_upload)
             assert upload.path is not None
-            output = await run(work.score, upload.path, upload.name, method or None)
+            output = await run(work.score, upload.path, upload.name, method or None, laws)
         return _file(output, upload.name, suffix="-scored")
 
     @app.get("/api/schema", tags=["api"])
