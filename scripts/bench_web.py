@@ -40,6 +40,7 @@ class Phase:
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
     bytes_sent: int = 0
+    cpu: float = 0.0  # CPU seconds the server and its workers spent in the phase
 
 
 def _free_port() -> int:
@@ -70,6 +71,19 @@ def _rss_kb(pid: int) -> tuple[int, int]:
     except OSError:
         pass
     return now, peak
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process and its live children, from /proc."""
+    total = 0.0
+    for p in [pid, *_children(pid)]:
+        try:
+            with open(f"/proc/{p}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
 
 
 def _children(pid: int) -> list[int]:
@@ -167,6 +181,13 @@ def _report(phase: Phase, clients: int) -> None:
               f"mean {statistics.fmean(lat):.2f} s")
     print(f"  errors: {len(phase.errors)}" + (f" (first: {phase.errors[0]})" if phase.errors
                                                 else ""))
+    if n:
+        cores = os.cpu_count() or 1
+        per = phase.cpu / n
+        print(f"  server CPU {per:.2f} s per request (server and workers); on an otherwise idle "
+              f"machine that is at most {cores / per:.1f} requests/s on {cores} cores, and "
+              f"{clients} clients wait about {clients * per / cores:.1f} s each "
+              f"(load average now {os.getloadavg()[0]:.1f})")
 
 
 def main() -> int:
@@ -220,8 +241,11 @@ def main() -> int:
             print(f"bridgefiles serve on {base}, {args.workers} worker(s), endpoint "
                   f"{args.endpoint}, {os.cpu_count()} cores")
             for name, files in phases:
-                _report(_run_phase(name, base + args.endpoint, files, args.clients, seconds,
-                                   max_requests), args.clients)
+                before = _cpu_seconds(server.pid)
+                phase = _run_phase(name, base + args.endpoint, files, args.clients, seconds,
+                                   max_requests)
+                phase.cpu = _cpu_seconds(server.pid) - before
+                _report(phase, args.clients)
         finally:
             memory.stop.set()
             server.terminate()

@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The ASGI application (``uvicorn.run(create_app())``, or ``bridgefiles serve``)."""
     settings = settings or Settings()
     store = Store()
-    workers = pool.Workers(settings.workers, settings.worker_memory_mb)
+    workers = pool.Workers(settings.workers, settings.worker_memory_mb, work.warm)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

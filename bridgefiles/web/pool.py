@@ -33,12 +33,28 @@ def _limit_memory(megabytes: int | None) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
 
-class Workers:
-    """A process pool of ``size`` workers (spawned, not forked from the server's threads)."""
+def _start_worker(megabytes: int | None, warm: Callable[[], object] | None) -> None:
+    _limit_memory(megabytes)
+    if warm is not None:
+        warm()
 
-    def __init__(self, size: int, memory_mb: int | None = None) -> None:
+
+def _nothing() -> None:
+    return None
+
+
+class Workers:
+    """A process pool of ``size`` workers (spawned, not forked from the server's threads).
+
+    ``warm`` runs once in each worker as it starts (imports, grammars), and all workers are
+    started with the pool, so the first requests do not pay for it.
+    """
+
+    def __init__(self, size: int, memory_mb: int | None = None,
+                 warm: Callable[[], object] | None = None) -> None:
         self.size = max(1, size)
         self.memory_mb = memory_mb
+        self.warm = warm
         self.active = 0
         self._pool: ProcessPoolExecutor | None = None
 
@@ -47,9 +63,11 @@ class Workers:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.size,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_limit_memory,
-                initargs=(self.memory_mb,),
+                initializer=_start_worker,
+                initargs=(self.memory_mb, self.warm),
             )
+            for _ in range(self.size):
+                self._pool.submit(_nothing)
 
     def stop(self) -> None:
         if self._pool is not None:

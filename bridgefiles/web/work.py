@@ -64,6 +64,15 @@ class Options:
         return cls(strict=strict, laws=laws, method=method)
 
 
+def warm() -> None:
+    """Run once in each worker as it starts: imports, grammars and templates made ready."""
+    from bridgefiles.web import pages
+
+    bf.validate_input(b'[Board "1"]\n[Dealer "N"]\n[Contract "3NT"]\n', name="warm.pbn")
+    bf.validate_input(b"pn|a,b,c,d|md|1SAKQ,,,|mb|p|mb|p|mb|p|mb|p|\n", name="warm.lin")
+    pages.environment().get_template("report.html")
+
+
 def refuse_binary(path: str, name: str) -> None:
     """PBN and LIN are text: a NUL byte in the head (outside UTF-16) means a binary file."""
     with open(path, "rb") as f:
