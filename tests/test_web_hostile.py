@@ -214,3 +214,16 @@ def test_our_own_failure_is_a_500_page_or_json_without_a_traceback(
         r = client.post("/api/validate", files={"file": ("a.pbn", f)})
     assert r.status_code == 500
     assert r.json()["error"].startswith("internal error") and "secrets" not in r.text
+
+
+def test_a_full_queue_is_a_503_before_the_body_is_read(client: TestClient) -> None:
+    workers = client.app.state.workers  # type: ignore[attr-defined]
+    workers.limit, limit = 0, workers.limit
+    try:
+        with open(SAMPLE, "rb") as f:
+            r = client.post("/api/validate", files={"file": ("a.pbn", f)})
+        assert r.status_code == 503 and r.headers["retry-after"] == "5"
+        assert "busy" in r.json()["error"]
+    finally:
+        workers.limit = limit
+    _still_serving(client)

@@ -25,7 +25,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from bridgefiles import __version__
 from bridgefiles.web import pages, pool, work
 from bridgefiles.web.downloads import DOWNLOADS, Store
-from bridgefiles.web.upload import UploadError, download_name, receive, temporary_folder
+from bridgefiles.web.upload import (
+    Upload,
+    UploadError,
+    download_name,
+    receive,
+    temporary_folder,
+)
 
 log = logging.getLogger("bridgefiles.web")
 T = TypeVar("T")
@@ -137,7 +143,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(pool.Busy)
     async def busy(request: Request, exc: pool.Busy) -> Response:
-        return _problem(request, 503, str(exc))
+        response = _problem(request, 503, str(exc))
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
@@ -160,6 +168,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def run(func: Callable[..., T], *args: Any) -> T:
         return await workers.run(func, *args)
 
+    @asynccontextmanager
+    async def uploaded(request: Request) -> AsyncIterator[Upload]:
+        """The request's file in a temporary folder of its own, gone when the block ends."""
+        if workers.full:  # refuse before reading a byte of the body
+            raise pool.Busy(f"the service is busy ({workers.active} files waiting); "
+                            "try again shortly")
+        async with temporary_folder(settings.temp_dir) as folder:
+            upload = await receive(request, folder, settings.max_upload)
+            assert upload.path is not None
+            yield upload
+
     # -- pages ---------------------------------------------------------------------------
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
@@ -168,8 +187,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/report", response_class=HTMLResponse, include_in_schema=False)
     async def report(request: Request) -> HTMLResponse:
-        async with temporary_folder(settings.temp_dir) as folder:
-            upload = await receive(request, folder, settings.max_upload)
+        async with uploaded(request) as upload:
             assert upload.path is not None
             options = work.Options.from_form(upload.fields)
             with open(upload.path, "rb") as f:
@@ -204,8 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_validate(request: Request, strict: bool = False,
                            laws: work.Laws = "2017") -> Response:
         """The JSON report of ``bridgefiles validate --format json`` for the file."""
-        async with temporary_folder(settings.temp_dir) as folder:
-            upload = await receive(request, folder, settings.max_upload)
+        async with uploaded(request) as upload:
             assert upload.path is not None
             data = await run(work.validate_json, upload.path, upload.name, strict, laws)
         return Response(data, media_type="application/json")
@@ -217,8 +234,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         strict: bool = False,
     ) -> Response:
         """The file converted, as ``bridgefiles convert FILE --to TO`` writes it."""
-        async with temporary_folder(settings.temp_dir) as folder:
-            upload = await receive(request, folder, settings.max_upload)
+        async with uploaded(request) as upload:
             assert upload.path is not None
             output = await run(work.convert, upload.path, upload.name, to, strict)
         return _file(output, upload.name)
@@ -228,8 +244,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         laws: work.Laws = "2017") -> Response:
         """The file in its own format with results and scores filled in
         (``bridgefiles score FILE``); ``method`` overrides the file's Scoring tag."""
-        async with temporary_folder(settings.temp_dir) as folder:
-            upload = await receive(request, folder, settings.max_upload)
+        async with uploaded(request) as upload:
             assert upload.path is not None
             output = await run(work.score, upload.path, upload.name, method or None, laws)
         return _file(output, upload.name, suffix="-scored")

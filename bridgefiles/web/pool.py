@@ -51,8 +51,9 @@ class Workers:
     """
 
     def __init__(self, size: int, memory_mb: int | None = None,
-                 warm: Callable[[], object] | None = None) -> None:
+                 warm: Callable[[], object] | None = None, queue: int = 16) -> None:
         self.size = max(1, size)
+        self.limit = self.size * queue  # jobs running or waiting; past it, a 503 at once
         self.memory_mb = memory_mb
         self.warm = warm
         self.active = 0
@@ -74,7 +75,13 @@ class Workers:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
+    @property
+    def full(self) -> bool:
+        return self.active >= self.limit
+
     async def run(self, func: Callable[..., T], *args: Any) -> T:
+        if self.full:
+            raise Busy(f"the service is busy ({self.active} files waiting); try again shortly")
         self.start()
         pool = self._pool
         assert pool is not None
