@@ -50,13 +50,21 @@ def _boards_of(path: str, format: str | None) -> list[Board]:
     return list(read(path, format))
 
 
+# The files behind each bag read_bag made (by the bag's name), partition i holding the
+# boards of file i: so validate_bag can say each board's file.
+_FILES: dict[str, list[str]] = {}
+
+
 def read_bag(paths: Paths, format: str | None = None) -> Any:
-    """A dask bag of :class:`Board`, one partition per file."""
+    """A dask bag of :class:`Board`, one partition per file (globs match names in any case)."""
     db, _ = _import_dask()
     inputs = [i.path for i in files(paths)]
-    return db.from_sequence(inputs, npartitions=max(1, len(inputs))).map(
+    bag = db.from_sequence(inputs, npartitions=max(1, len(inputs))).map(
         _boards_of, format
     ).flatten()
+    if inputs:
+        _FILES[bag.name] = inputs
+    return bag
 
 
 def empty_frame() -> Any:
@@ -97,17 +105,29 @@ def read_table(paths: Paths, format: str | None = None) -> Any:
                        enforce_metadata=False)
 
 
-def _report(board: Board) -> dict[str, Any]:
+def _report(board: Board, path: str | None = None) -> dict[str, Any]:
     from bridgefiles.validate import validate_board
 
     report = validate_board(board).to_json()
-    report["path"] = next((d.path for d in board.diagnostics if d.path), None)
+    report["path"] = path or next((d.path for d in board.diagnostics if d.path), None)
     return report
 
 
+def _reports_of(boards: Iterable[Board], paths: Iterable[str]) -> list[dict[str, Any]]:
+    path = next(iter(paths), None)
+    return [_report(board, path) for board in boards]
+
+
 def validate_bag(boards: Any) -> Any:
-    """Each board's entry of the JSON report (DESIGN.md), computed on the workers."""
-    return boards.map(_report)
+    """Each board's entry of the JSON report (DESIGN.md) with its file's ``path``, computed
+    on the workers. A bag from :func:`read_bag` knows each board's file; for another bag
+    of boards the path is the one the board's diagnostics name, if any."""
+    inputs = _FILES.get(getattr(boards, "name", ""))
+    if not inputs or boards.npartitions != len(inputs):
+        return boards.map(_report)
+    db, _ = _import_dask()
+    paths = db.from_sequence(inputs, npartitions=len(inputs))
+    return boards.map_partitions(_reports_of, paths)
 
 
 def validate_files(paths: Paths, format: str | None = None) -> Any:

@@ -6,9 +6,11 @@ result and score) and returns text; the command line prints it.
 
 from __future__ import annotations
 
+import re
+
 from bridgefiles.model.auction import EntryKind
 from bridgefiles.model.board import Board
-from bridgefiles.model.calls import Call
+from bridgefiles.model.calls import Call, Contract
 from bridgefiles.model.cards import SUITS_DESCENDING, Card, Suit
 from bridgefiles.model.deal import Hand
 from bridgefiles.model.play import Slot, trick_winner
@@ -82,8 +84,8 @@ def auction_table(board: Board, symbols: bool = True) -> list[str]:
         if entry.kind is EntryKind.SKIP:
             cells.append("(skip)")
             continue
-        assert entry.call is not None
-        text = _call_text(entry.call, symbols)
+        # a token the reader could not take as a call (reported as a syntax finding)
+        text = "?" if entry.call is None else _call_text(entry.call, symbols)
         ann = entry.annotations
         if entry.insufficient:
             text = "^" + text
@@ -170,7 +172,28 @@ def render_board(board: Board, symbols: bool = True) -> str:
     if summary:
         lines.append("")
         lines.append(summary)
-    return "\n".join(lines)
+    return "\n".join(inert(line) for line in lines)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def inert(text: str) -> str:
+    r"""``text`` with control characters (ESC, BEL, C1...) shown as ``\x1b`` escapes, so a
+    value read from a file cannot move the cursor, recolour or retitle the terminal.
+
+    >>> print(inert("Smith\x1b]0;owned\x07"))
+    Smith\x1b]0;owned\x07
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _contract_text(contract: Contract, symbols: bool) -> str:
+    """``4♥X``: the strain as a symbol built in its place, never by replacing text."""
+    strain = contract.strain
+    if not symbols or contract.level is None or strain is None or strain.trump is None:
+        return contract.text
+    return f"{contract.level}{strain.trump.symbol}{contract.risk.value}"
 
 
 def _summary(board: Board, symbols: bool) -> str:
@@ -183,9 +206,7 @@ def _summary(board: Board, symbols: bool) -> str:
         return ""
     if report.contract.passed_out:
         return "Passed out"
-    text = "Contract " + report.contract.text
-    if symbols and report.contract.strain is not None and report.contract.strain.trump:
-        text = text.replace(report.contract.strain.value, report.contract.strain.trump.symbol, 1)
+    text = "Contract " + _contract_text(report.contract, symbols)
     if report.declarer:
         text += f" by {report.declarer.full_name}"
     if report.tricks is not None and report.tricks.final is not None:

@@ -1,9 +1,27 @@
 """One row per board, for analysis: CSV, Parquet, and dataframes.
 
 The columns are flat values (strings and integers), so a row means the same in a
-CSV file, a Parquet file or a pandas/dask dataframe. Contract, declarer, tricks and
-score come from the validator's replay of the board (what the Laws make of it),
-falling back to the file's own tags when the board cannot tell.
+CSV file, a Parquet file or a pandas/dask dataframe. Contract, declarer, tricks,
+result and score come from the validator's replay of the board (what the Laws make
+of it), falling back to the file's own tags when the board cannot tell; ``mp``,
+``percentage`` and ``imp`` are the file's ScoreMP, ScorePercentage and ScoreIMP
+(filled in by ``convert --score``).
+
+Values that read back the same everywhere: no vulnerability is written ``Love`` (PBN's
+synonym of ``None``, which pandas would read as missing); a missing value is an empty
+cell. A CSV cell a spreadsheet would evaluate (starting with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return) is written with a leading ``'``, which :func:`read_csv_rows`
+removes again. ``play`` is the opening leader and the tricks in PBN's seat order,
+``W: CK C2 C5 CA | ...`` (``-`` for a card not recorded); ``result`` is declarer's
+tricks less the contract's (``-1`` one down, ``0`` made exactly).
+
+>>> import bridgefiles as bf
+>>> board = bf.loads('[Board "1"]\\n[North "=HYPERLINK(1)"]\\n[Vulnerable "None"]\\n').boards[0]
+>>> row = board_row(board)
+>>> row["vulnerable"], row["north"]
+('Love', '=HYPERLINK(1)')
+>>> cell(row["north"])
+"'=HYPERLINK(1)"
 """
 
 from __future__ import annotations
@@ -24,6 +42,9 @@ COLUMN_TYPES: dict[str, str] = {
     "file": "str",
     "index": "int",
     "event": "str",
+    "site": "str",
+    "date": "str",
+    "scoring": "str",
     "board": "str",
     "room": "str",
     "north": "str",
@@ -38,15 +59,39 @@ COLUMN_TYPES: dict[str, str] = {
     "contract": "str",
     "declarer": "str",
     "lead": "str",
+    "play": "str",
     "tricks": "int",
+    "result": "int",
     "score_ns": "int",
     "score_ew": "int",
+    "mp": "str",
+    "percentage": "str",
+    "imp": "str",
     "errors": "int",
     "warnings": "int",
 }
 COLUMNS: tuple[str, ...] = tuple(COLUMN_TYPES)
 Row = dict[str, Any]
 _BATCH = 10_000  # rows per Parquet row group: bounds memory whatever the file size
+NO_VULNERABILITY = "Love"
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet evaluates: text starting like a formula (or with the
+    quote that marks one) gets a leading ``'``."""
+    if isinstance(value, str) and value.startswith((*_FORMULA_START, "'")):
+        if value.startswith("'") and not value[1:].startswith((*_FORMULA_START, "'")):
+            return value
+        return "'" + value
+    return value
+
+
+def uncell(value: str) -> str:
+    """The value :func:`cell` neutralised, as it was."""
+    if value.startswith("'") and value[1:].startswith((*_FORMULA_START, "'")):
+        return value[1:]
+    return value
 
 
 def _tag(board: Board, name: str) -> str | None:
@@ -92,12 +137,28 @@ def _lead(board: Board) -> str | None:
     return None
 
 
+def _play(board: Board) -> str | None:
+    """The opening leader and each trick's cards in seat order from the leader."""
+    play = board.play
+    if play is None or not play.slots:
+        return None
+    tricks: list[str] = []
+    for start in range(0, len(play.slots), 4):
+        cards = [
+            s.card.code if s.slot is Slot.CARD and s.card is not None else "-"
+            for s in play.slots[start : start + 4]
+        ]
+        tricks.append(" ".join(cards))
+    return f"{play.first.value}: " + " | ".join(tricks)
+
+
 def _replay(board: Board) -> dict[str, Any]:
     """Contract, declarer, tricks and score as the validator rules them."""
     out: dict[str, Any] = {
         "contract": board.contract.text if board.contract is not None else None,
         "declarer": board.declarer.value if board.declarer is not None else None,
         "tricks": board.declarer_tricks,
+        "result": None,
         "score_ns": None,
         "score_ew": None,
         "errors": None,
@@ -114,6 +175,9 @@ def _replay(board: Board) -> dict[str, Any]:
         out["declarer"] = report.declarer.value
     if report.tricks is not None and report.tricks.final is not None:
         out["tricks"] = report.tricks.final
+    contract = report.contract or board.contract
+    if contract is not None and contract.level and out["tricks"] is not None:
+        out["result"] = out["tricks"] - (contract.level + 6)
     if report.score is not None:
         out["score_ns"], out["score_ew"] = report.score.ns, report.score.ew
     severities = [d.severity.value for d in report.diagnostics]
@@ -130,6 +194,9 @@ def board_row(board: Board, path: str | None = None) -> Row:
         "file": path,
         "index": board.index,
         "event": _tag(board, "Event"),
+        "site": _tag(board, "Site"),
+        "date": _tag(board, "Date"),
+        "scoring": _tag(board, "Scoring"),
         "board": board.board_number,
         "room": _tag(board, "Room"),
         "north": _tag(board, "North"),
@@ -137,14 +204,25 @@ def board_row(board: Board, path: str | None = None) -> Row:
         "south": _tag(board, "South"),
         "west": _tag(board, "West"),
         "dealer": board.dealer.value if board.dealer is not None else None,
-        "vulnerable": board.vulnerable.value if board.vulnerable is not None else None,
+        "vulnerable": _vulnerable(board),
         "deal": deal.pbn(Seat.N) if deal is not None else _tag(board, "Deal"),
         "auction": auction,
         "alerts": alerts,
         "lead": _lead(board),
+        "play": _play(board),
+        "mp": _tag(board, "ScoreMP"),
+        "percentage": _tag(board, "ScorePercentage"),
+        "imp": _tag(board, "ScoreIMP"),
     }
     row.update(_replay(board))
     return {name: row.get(name) for name in COLUMNS}
+
+
+def _vulnerable(board: Board) -> str | None:
+    vul = board.vulnerable
+    if vul is None:
+        return None
+    return NO_VULNERABILITY if vul.value == "None" else vul.value
 
 
 def board_rows(boards: Iterable[Board], path: str | None = None) -> Iterator[Row]:
@@ -163,7 +241,7 @@ def write_csv(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
         writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+            writer.writerow({k: ("" if v is None else cell(v)) for k, v in row.items()})
             n += 1
     return n
 
@@ -207,6 +285,12 @@ def write_parquet(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
     return n
 
 
+def pandas_dtypes() -> dict[str, str]:
+    """The dtypes that read a table back exactly: ``pd.read_csv(path, dtype=pandas_dtypes(),
+    keep_default_na=False, na_values=[""])`` (board ``01`` stays ``"01"``)."""
+    return {name: ("Int64" if kind == "int" else "string") for name, kind in COLUMN_TYPES.items()}
+
+
 def write_table(
     boards: Iterable[Board], target: str | os.PathLike[str], to: str, path: str | None = None
 ) -> int:
@@ -227,7 +311,7 @@ def read_csv_rows(source: str | os.PathLike[str]) -> Iterator[Row]:
 def _typed(name: str, value: str | None) -> Any:
     if value is None or value == "":
         return None
-    return int(value) if COLUMN_TYPES[name] == "int" else value
+    return int(value) if COLUMN_TYPES[name] == "int" else uncell(value)
 
 
 def merge_tables(

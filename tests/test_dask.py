@@ -85,3 +85,22 @@ def test_empty_input_gives_an_empty_frame(tmp_path: Path) -> None:
     frame = bfd.read_table(str(tmp_path))
     assert list(frame.columns) == list(COLUMNS)
     assert len(frame.compute(scheduler="sync")) == 0
+
+
+@needs_corpus
+def test_every_report_of_the_real_corpus_names_its_file(client: Any) -> None:
+    reports = bfd.validate_bag(bfd.read_bag(str(REAL / "pbn"))).compute()
+    assert len(reports) > 1000
+    assert all(r["path"] and r["path"].startswith(str(REAL)) for r in reports)
+    first_file = batch.expand([str(REAL / "pbn")])[0].path
+    count = len(list(bf.read(first_file)))
+    assert {r["path"] for r in reports[:count]} == {first_file}
+
+
+def test_globs_match_extensions_in_any_case(client: Any, tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    shutil.copy(SAMPLE, tmp_path / "sub" / "UPPER.PBN")
+    shutil.copy(SAMPLE, tmp_path / "lower.pbn")
+    reports = bfd.validate_bag(bfd.read_bag(str(tmp_path / "**" / "*.pbn"))).compute()
+    assert {Path(r["path"]).name for r in reports} == {"UPPER.PBN", "lower.pbn"}
+    assert len(reports) == 24

@@ -31,7 +31,7 @@ def test_rows_of_the_sample_event() -> None:
     assert first["event"] == "Sample Club Pairs" and first["board"] == "1"
     assert (first["north"], first["east"], first["south"], first["west"]) == (
         "Ivanova", "Silva", "Müller", "Novak")
-    assert first["dealer"] == "N" and first["vulnerable"] == "None"
+    assert first["dealer"] == "N" and first["vulnerable"] == "Love"
     assert first["deal"] == "N:J3.53.KQJ852.J63 K976.9.AT6.AKQT4 AT8.KT764.74.752 Q542.AQJ82.93.98"
     assert first["auction"] == "1C Pass Pass 2C 2S Pass Pass Pass"
     assert first["alerts"] is None
@@ -64,3 +64,53 @@ def test_parquet_round_trip(tmp_path: Path) -> None:
     empty = tmp_path / "e.parquet"
     assert write_table([], empty, "parquet") == 0
     assert pq.read_table(empty).column_names == list(COLUMNS)
+
+
+def test_new_columns_of_the_sample_event() -> None:
+    first = next(iter(board_rows(bf.read(SAMPLE))))
+    assert first["result"] == -5  # 2S, three tricks
+    assert first["play"] is not None and first["play"].startswith("E: CK ")
+    assert first["play"].count("|") == len(first["play"].split("|")) - 1
+    scored = bf.score(bf.load(SAMPLE))
+    rows = list(board_rows(scored.boards))
+    assert any(r["mp"] or r["percentage"] or r["imp"] for r in rows)
+
+
+def test_pandas_reads_the_csv_back_as_written(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    out = tmp_path / "t.csv"
+    write_table(bf.read(SAMPLE), out, "csv")
+    plain = pd.read_csv(out)
+    assert plain["vulnerable"].isna().sum() == 0  # "None" would be NaN; "Love" is not
+    assert set(plain["vulnerable"]) <= {"Love", "NS", "EW", "All"}
+    from bridgefiles.table import pandas_dtypes
+
+    exact = pd.read_csv(out, dtype=pandas_dtypes(), keep_default_na=False, na_values=[""])
+    assert list(exact["board"]) == [r["board"] for r in read_csv_rows(out)]
+
+
+@pytest.mark.parametrize("value", ["=HYPERLINK(\"http://x\",\"y\")", "+1", "-1", "@SUM(A1)",
+                                   "\tx", "\rx", "'=quoted", "'plain", "plain"])
+def test_csv_cells_a_spreadsheet_would_evaluate_are_neutralised(tmp_path: Path,
+                                                               value: str) -> None:
+    board = bf.loads(f'[Board "1"]\n[North "{value}"]\n'.encode()).boards[0]
+    out = tmp_path / "t.csv"
+    write_table([board], out, "csv")
+    import csv
+
+    with open(out, encoding="utf-8", newline="") as f:
+        north = next(csv.DictReader(f))["north"]
+    assert not north.startswith(("=", "+", "-", "@", "\t", "\r"))
+    assert next(iter(read_csv_rows(out)))["north"] == board.tag("North")
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason=f"shared corpus not found at {REAL}")
+def test_vulnerability_reads_back_on_real_files(tmp_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    out = tmp_path / "t.csv"
+    boards = [b for name in ("pbn/pbntools__PCH1003.pbn", "lin/pbntools__3381671193.lin")
+              for b in bf.read(REAL / name)]
+    write_table(boards, out, "csv")
+    frame = pd.read_csv(out)
+    expected = [r["vulnerable"] for r in board_rows(boards)]
+    assert [None if pd.isna(v) else v for v in frame["vulnerable"]] == expected

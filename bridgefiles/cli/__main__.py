@@ -1,0 +1,5 @@
+"""``python -m bridgefiles.cli``: the command line."""
+
+from bridgefiles.cli import main
+
+main()

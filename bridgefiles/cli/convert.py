@@ -1,0 +1,291 @@
+"""``bridgefiles convert`` and ``bridgefiles score``: write every input to a file, a folder or
+standard output, and report every finding on the way (reading, the Laws, what the target
+cannot carry, scoring) on standard error, as text or JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Literal
+
+import click
+
+from bridgefiles import batch
+from bridgefiles.batch import ConvertTask, FileResult, Input
+from bridgefiles.cli import common
+from bridgefiles.errors import BridgeFileError
+from bridgefiles.formats import registry
+
+# --method: the PBN Scoring value (PBN 10) each name stands for
+METHODS = {"MP": "MP", "IMP": "IMP", "Butler": "IMP;Butler", "Butler-2": "IMP;Butler-2",
+           "Cross-IMP": "IMP;Cross", "BAM": "BAM", "Rubber": "Rubber", "Chicago": "Chicago"}
+
+
+def writable_formats() -> list[str]:
+    return registry.names(writable=True)
+
+
+def board_formats() -> list[str]:
+    return registry.names(kind="boards", readable=True, writable=True)
+
+
+def table_formats() -> list[str]:
+    return registry.names(kind="table")
+
+
+def make_folder(folder: str | Path, why: str) -> None:
+    """A folder for outputs; one that cannot be made (a file in the way, no permission)
+    is a usage error."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise click.UsageError(f"{why} {folder} cannot be made: {exc.strerror or exc}") from None
+
+
+def targets(items: list[Input], to: str, output: str | None, out_dir: str | None,
+            in_place: bool, force: bool) -> list[str]:
+    """Where each input's output goes; refuses (usage error) to overwrite an input or to
+    write two inputs to one file."""
+    if sum((output is not None, out_dir is not None, in_place)) > 1:
+        raise click.UsageError("give only one of -o, --out-dir and --in-place")
+    if in_place and any(i.is_stdin for i in items):
+        raise click.UsageError("--in-place cannot write back to standard input")
+    if registry.charset(to) is None and output in (None, batch.STDIN) and out_dir is None \
+            and not in_place:
+        raise click.UsageError(f"{to} is binary: give -o FILE or --out-dir DIR")
+    try:
+        if output is not None:
+            found = [output] * len(items)
+        elif out_dir is not None:
+            found = [str(batch.output_path(i, out_dir, to)) for i in items]
+        elif in_place:
+            found = [str(Path(i.path).with_suffix(registry.extension(to))) for i in items]
+        else:
+            found = [batch.STDIN] * len(items)
+    except BridgeFileError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not force and not in_place:
+        for target in found:
+            if target == batch.STDIN or not os.path.exists(target):
+                continue
+            for item in items:
+                if not item.is_stdin and batch.same_file(target, item.path):
+                    raise click.UsageError(f"{target} is an input; it is never overwritten "
+                                           "without --force (or --in-place)")
+    seen: dict[str, str] = {}
+    for item, target in zip(items, found, strict=True):
+        if target == batch.STDIN or output is not None:
+            continue
+        key = os.path.abspath(target)
+        if key in seen:
+            raise click.UsageError(f"{seen[key]} and {item.display} would both write {target}")
+        seen[key] = item.display
+    return found
+
+
+def write_results(tasks: list[ConvertTask], jobs: int, fail_on: str | None, quiet: bool,
+                  verb: str, report_format: str, show_progress: bool | None,
+                  merge: tuple[str, str] | None = None) -> None:
+    """Run the work, copy what goes to standard output, report, and exit."""
+    totals = common.Totals()
+    written: list[str] = []
+    entries: list[dict[str, Any]] = []
+    for result in common.run(batch.convert_file, tasks, jobs, show_progress):
+        totals.add(result)
+        if result.status == "ok":
+            written.append(result.written or batch.STDIN)
+        if report_format == "json":
+            entries.append(json_entry(result))
+        else:
+            for line in text_lines(result):
+                common.echo_err(line)
+        batch.copy_output(result, common.stdout())
+    if merge is not None:
+        merge_output([t.target for t in tasks if t.target in written], *merge)
+    if report_format == "json":
+        common.echo_err(json.dumps({"version": 1, "files": entries,
+                                    "summary": totals.summary.to_json()}, ensure_ascii=False))
+    common.finish(totals, verb, quiet, fail_on, nothing_written=not written)
+
+
+def text_lines(result: FileResult) -> list[str]:
+    """The findings of one file, then why it failed (its path said once)."""
+    lines = [common.for_people(n) for n in result.notes]
+    if result.status != "ok" and result.message is not None:
+        message = result.message
+        if message.startswith(f"{result.path}: "):
+            message = message[len(result.path) + 2:]
+        failure = f"{result.path}: error: {common.for_people(message)}"
+        if not any(message in line for line in lines):
+            lines.append(failure)
+    return lines
+
+
+def json_entry(result: FileResult) -> dict[str, Any]:
+    return {"path": result.path, "format": result.format, "status": result.status,
+            "message": result.message, "written": result.written, "boards": result.boards,
+            "diagnostics": [*result.file_diagnostics, *result.findings]}
+
+
+def merge_output(parts: list[str], target: str, to: str) -> None:
+    """Join the per-file tables (in input order) into ``target``, and remove the parts."""
+    from bridgefiles.output import temporary_beside
+    from bridgefiles.table import merge_tables
+
+    folder = os.path.dirname(parts[0]) if parts else None
+    try:
+        if target == batch.STDIN:
+            fd, whole = tempfile.mkstemp(prefix="bridgefiles-", suffix=registry.extension(to))
+            os.close(fd)
+            try:
+                merge_tables(parts, whole, to)
+                with open(whole, "rb") as f:
+                    while chunk := f.read(1 << 16):
+                        common.write_bytes(chunk)
+            finally:
+                os.unlink(whole)
+        elif parts:
+            tmp = temporary_beside(target)
+            merge_tables(parts, tmp, to)
+            os.replace(tmp, target)
+    finally:
+        for part in parts:
+            if os.path.exists(part):
+                os.unlink(part)
+        if folder and os.path.isdir(folder) and not os.listdir(folder):
+            os.rmdir(folder)
+
+
+report_option = click.option(
+    "--report", "report_format", type=click.Choice(["text", "json"]), default="text",
+    show_default=True, help="Findings on standard error as compiler-style text or as JSON.")
+method_option = click.option(
+    "--method", type=click.Choice(list(METHODS), case_sensitive=False), default=None,
+    help="Score by this method instead of each board's Scoring tag.")
+write_options = common.stacked(
+    click.option("--out-dir", default=None,
+                 help="Write outputs into this folder, mirroring the input tree."),
+    click.option("--in-place", is_flag=True,
+                 help="Write each output beside its input (replacing it when the format is "
+                      "the same)."),
+    click.option("--force", is_flag=True, help="Allow overwriting an input file."),
+    click.option("--verify", is_flag=True,
+                 help="Read each output back and compare it with what was written before "
+                      "replacing anything."),
+    click.option("--write-through", "through", is_flag=True,
+                 help="Write into a symbolic link, FIFO or device given as -o (else refused)."),
+)
+run_options = common.stacked(
+    common.fail_on_option(None), report_option, common.laws_option, common.from_option,
+    common.jobs_option, common.progress_option, common.quiet_option)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--to", "to", type=click.Choice(writable_formats()), required=True,
+              help="Output format (url: handviewer links; csv and parquet: one row a board).")
+@click.option("-o", "--output", "output", default=None,
+              help="Output file ('-' for standard output); one input, or a table of several.")
+@write_options
+@click.option("--score", "do_score", is_flag=True, help="Fill in results and scores.")
+@method_option
+@click.option("--preserve", is_flag=True,
+              help="Keep the text as read where the format does not change.")
+@click.option("--strict", is_flag=True, help="Fail a file at its first error.")
+@run_options
+def convert(files: tuple[str, ...], to: str, output: str | None, out_dir: str | None,
+            in_place: bool, force: bool, verify: bool, through: bool, do_score: bool,
+            method: str | None, preserve: bool, strict: bool, fail_on: str | None,
+            report_format: str, laws: str, source_format: str | None, jobs: int,
+            show_progress: bool | None, quiet: bool) -> None:
+    """Convert FILE... to PBN (export format), LIN, JSON, handviewer URLs or a table."""
+    if method is not None and not do_score:
+        raise click.UsageError("--method says how to score: give it with --score")
+    items = common.inputs(files)
+    table = to in table_formats()
+    if to == "parquet":
+        from bridgefiles.table import have_parquet
+
+        if not have_parquet():
+            raise click.UsageError("--to parquet needs pyarrow: pip install '.[parquet]'")
+    if output is not None and len(items) > 1 and not table:
+        raise click.UsageError("-o takes one input; use --out-dir for several")
+    found = targets(items, to, output, out_dir, in_place, force)
+    merge: tuple[str, str] | None = None
+    if table and (len(items) > 1 or output in (None, batch.STDIN)) and out_dir is None \
+            and not in_place:
+        # one table for all inputs: each worker writes a part, the parts are joined in order
+        parent = None if output in (None, batch.STDIN) else str(Path(str(output)).parent)
+        if parent is not None:
+            make_folder(parent, "the folder of")
+        parts = tempfile.mkdtemp(prefix=".bridgefiles-parts-", dir=parent)
+        merge = (output or batch.STDIN, to)
+        found = [os.path.join(parts, f"{n:06d}{registry.extension(to)}")
+                 for n in range(len(items))]
+    elif output not in (None, batch.STDIN):
+        make_folder(Path(str(output)).parent, "the folder of")
+    if out_dir is not None:
+        make_folder(out_dir, "the output folder")
+    layout: Literal["export", "preserve"] = "preserve" if preserve else "export"
+    tasks = [ConvertTask(item, to, target, source_format, layout, do_score, verify, strict,
+                         through=through, method=METHODS.get(method or ""),
+                         **common.laws_settings(laws))
+             for item, target in zip(items, found, strict=True)]
+    write_results(tasks, jobs, fail_on, quiet, "converted", report_format, show_progress, merge)
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("-o", "--output", "output", default=None,
+              help="Output file (default: standard output); one input only.")
+@write_options
+@click.option("--replace", is_flag=True, help="Replace existing values that disagree.")
+@method_option
+@run_options
+def score(files: tuple[str, ...], output: str | None, out_dir: str | None, in_place: bool,
+          force: bool, verify: bool, through: bool, replace: bool, method: str | None,
+          fail_on: str | None, report_format: str, laws: str, source_format: str | None,
+          jobs: int, show_progress: bool | None, quiet: bool) -> None:
+    """Write FILE... back in their own format with results and scores filled in."""
+    items = common.inputs(files)
+    if output is not None and len(items) > 1:
+        raise click.UsageError("-o takes one input; use --out-dir or --in-place for several")
+    tasks: list[ConvertTask] = []
+    for item in items:
+        fmt = own_format(item, source_format)
+        target = targets([item], fmt, output, out_dir, in_place, force)[0]
+        tasks.append(ConvertTask(item, fmt, target, source_format, "preserve", True, verify,
+                                 replace=replace, through=through, method=METHODS.get(method or ""),
+                                 **common.laws_settings(laws)))
+    if out_dir is not None:
+        make_folder(out_dir, "the output folder")
+    elif output not in (None, batch.STDIN):
+        make_folder(Path(str(output)).parent, "the folder of")
+    write_results(tasks, jobs, fail_on, quiet, "scored", report_format, show_progress)
+
+
+def own_format(item: Input, forced: str | None) -> str:
+    """The format a scored file is written back in: its own (a URL becomes LIN)."""
+    name = forced or _named_or_sniffed(item)
+    return "lin" if name not in board_formats() else name
+
+
+def _named_or_sniffed(item: Input) -> str:
+    """The name's format, else the content's (standard input is peeked at, not consumed)."""
+    if item.is_stdin:
+        peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
+        head = peek(8192)[:8192] if peek is not None else b""
+    else:
+        named = registry.from_path(item.path)
+        if named is not None:
+            return named.name
+        try:
+            with open(item.path, "rb") as f:
+                head = f.read(8192)
+        except OSError:
+            return "pbn"
+    sniffed = registry.sniff(head.decode("utf-8", "replace").lstrip("\ufeff"))
+    return sniffed.name if sniffed is not None else "pbn"

@@ -1,0 +1,101 @@
+"""``bridgefiles validate``: every finding of every input, as compiler-style text or as
+DESIGN.md's JSON report, with the double-dummy check of ``--analyze`` when asked."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from typing import Any, Literal
+
+import click
+
+import bridgefiles as bf
+from bridgefiles import batch
+from bridgefiles.batch import FileResult, Input, ValidateTask
+from bridgefiles.cli import common
+from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.report import finding_text
+
+Check = Callable[[bf.Board], list[Diagnostic]]
+ANALYSIS_EXTRA = "bridgefiles[dds]"
+
+
+def board_check() -> Check:
+    """``bridgefiles.analysis.check_board``, or a usage error naming the extra to install."""
+    try:
+        module = importlib.import_module("bridgefiles.analysis")
+        check: Check = module.check_board
+    except (ImportError, AttributeError) as exc:
+        raise click.UsageError(
+            f"--analyze needs the double-dummy analysis: pip install '{ANALYSIS_EXTRA}' "
+            f"(or '.[dds]' from a clone) ({exc})") from None
+    return check
+
+
+def analysis_findings(item: Input, source_format: str | None, check: Check) -> list[Diagnostic]:
+    """The ``dd-mismatch`` findings of one input, each naming its board."""
+    found: list[Diagnostic] = []
+    try:
+        for board in bf.read(item.path, source_format):
+            for diag in check(board):
+                found.append(diag if diag.board else diag.model_copy(
+                    update={"board": board.label}))
+    except bf.BridgeFileError:
+        pass  # the validation of the same input has reported why it cannot be read
+    return found
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--format", "report_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Report as compiler-style text or as the JSON report.")
+@click.option("--strict", is_flag=True, help="Stop a file at its first error.")
+@common.fail_on_option("error")
+@click.option("--analyze", is_flag=True,
+              help=f"Also check results against double-dummy analysis (extra {ANALYSIS_EXTRA}).")
+@common.laws_option
+@common.from_option
+@common.jobs_option
+@common.progress_option
+@common.quiet_option
+def validate(files: tuple[str, ...], report_format: str, strict: bool, fail_on: str,
+             analyze: bool, laws: str, source_format: str | None, jobs: int,
+             show_progress: bool | None, quiet: bool) -> None:
+    """Check FILE... against the PBN standard, the LIN conventions and the Laws."""
+    check = board_check() if analyze else None
+    items = common.inputs(files)
+    if check is not None and any(i.is_stdin for i in items):
+        raise click.UsageError("--analyze reads each input twice: give files, not '-'")
+    report: Literal["text", "json"] = "json" if report_format == "json" else "text"
+    tasks = [ValidateTask(item, source_format, strict, report, **common.laws_settings(laws))
+             for item in items]
+    totals = common.Totals()
+
+    def results() -> Iterator[FileResult]:
+        for task, result in zip(tasks, common.run(batch.validate_file, tasks, jobs,
+                                                  show_progress), strict=True):
+            if check is not None:
+                _add_analysis(result, analysis_findings(task.item, source_format, check),
+                              report)
+            totals.add(result)
+            yield result
+
+    if report == "json":
+        batch.write_json_report(results(), common.stdout(), batch.Summary())
+    else:
+        for result in results():
+            batch.copy_output(result, common.stdout())
+            if result.notes:
+                common.write_text("".join(common.for_people(n) + "\n" for n in result.notes))
+    common.finish(totals, "validated", quiet, fail_on)
+
+
+def _add_analysis(result: FileResult, found: list[Diagnostic], report: str) -> None:
+    """Analysis findings count like any other; in JSON they join the file's diagnostics."""
+    result.add(found)
+    for diag in found:
+        if report == "json":
+            entry: dict[str, Any] = {**diag.to_json(), "board": diag.board}
+            result.file_diagnostics.append(entry)
+        else:
+            result.notes.append(finding_text(diag, result.path))
