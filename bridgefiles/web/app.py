@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bridgefiles import __version__
+from bridgefiles.formats import registry
 from bridgefiles.web import pages, pool, work
 from bridgefiles.web.downloads import DOWNLOADS, Store
 from bridgefiles.web.upload import (
@@ -45,12 +46,6 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Opener-Policy": "same-origin",
-}
-MEDIA_TYPES = {
-    "pbn": "application/x-bridge-pbn; charset=iso-8859-1",
-    "lin": "application/x-bridge-lin; charset=utf-8",
-    "json": "application/json",
-    "csv": "text/csv; charset=utf-8",
 }
 _UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
@@ -269,9 +264,19 @@ def _file(output: work.Output, name: str, suffix: str = "") -> Response:
     filename = download_name(stem, output.extension)
     return Response(
         output.data,
-        media_type=MEDIA_TYPES.get(output.format, "application/octet-stream"),
+        media_type=_media_type(output.format),
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
+
+
+def _media_type(name: str) -> str:
+    """The registry's media type; a charset only where it is fixed (a PBN file keeps the
+    charset it was read in, so none is claimed for it)."""
+    if name == "report":
+        return "application/json"
+    media = registry.media_type(name) or "application/octet-stream"
+    fixed = registry.charset(name) == "utf-8" and not media.endswith("json")
+    return f"{media}; charset=utf-8" if fixed else media
 
 
 def main_app() -> FastAPI:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import bridgefiles as bf
+from bridgefiles.formats import registry
 from bridgefiles.web.view import ReportView, board_view, finding
 
 Target = Literal["pbn", "lin", "json", "csv"]
@@ -43,7 +44,7 @@ class Output:
 
     @property
     def extension(self) -> str:
-        return ".json" if self.format == "report" else f".{self.format}"
+        return ".json" if self.format == "report" else registry.extension(self.format)
 
 
 @dataclass(frozen=True)
