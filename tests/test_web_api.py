@@ -222,3 +222,16 @@ def test_links_follow_the_prefix_a_proxy_serves_under(uploads: Path) -> None:
             report = c.post("/report", files={"file": ("a.pbn", f)}).text
         assert 'src="/bridgefiles/static/report.js"' in report
         assert 'href="/bridgefiles/download/' in report
+
+
+def test_the_librarys_limits_apply_to_uploads(client: TestClient) -> None:
+    # a line past Limits.max_line_length (256 KiB): a limit finding, and the rest is read
+    line = b'[Event "' + b"x" * (300 * 1024) + b'"]\n'
+    data = line + SAMPLE.read_bytes()
+    r = client.post("/api/validate", files={"file": ("long-line.pbn", data)})
+    assert r.status_code == 200, r.text
+    report = r.json()
+    codes = [d["code"] for f in report["files"] for d in f["diagnostics"]]
+    codes += [d["code"] for f in report["files"] for b in f["boards"] for d in b["diagnostics"]]
+    assert "limit" in codes
+    assert report["summary"]["boards"] >= 12
