@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import IO
@@ -23,7 +21,6 @@ from bridgefiles.formats import registry
 from bridgefiles.formats.registry import FileInfo
 from bridgefiles.inputs import STDIN, Input, expand, glob_root, output_path, same_file
 from bridgefiles.model.board import Board
-from bridgefiles.output import temporary_beside
 from bridgefiles.pool import default_jobs, run
 from bridgefiles.report import JSON_HEAD, json_file_head, json_file_tail, json_tail
 from bridgefiles.tasks import (
@@ -52,7 +49,6 @@ __all__ = [
     "CountTask",
     "FileResult",
     "Input",
-    "Progress",
     "Report",
     "Summary",
     "ValidateTask",
@@ -75,86 +71,7 @@ __all__ = [
 ]
 
 
-# -- progress bar (the command line's) --------------------------------------------------
-
-
-class Progress:
-    """A one-line progress bar on standard error: boards, boards/s, files and ETA.
-
-    Drawn only when the stream is a terminal and the run has lasted a second, so
-    pipelines, logs and short runs stay quiet.
-    """
-
-    def __init__(self, total_files: int, total_bytes: int, stream: IO[str] | None = None,
-                 *, enabled: bool | None = None, delay: float = 1.0,
-                 interval: float = 0.1) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        isatty = getattr(self.stream, "isatty", None)
-        self.enabled = enabled if enabled is not None else bool(isatty and isatty())
-        self.total_files = total_files
-        self.total_bytes = total_bytes
-        self.delay = delay
-        self.interval = interval
-        self.started = time.monotonic()
-        self.boards = 0
-        self.files = 0
-        self.bytes_done = 0
-        self.boards_in_done = 0
-        self._drawn_at = 0.0
-        self._drawn = False
-        self.per_board_hint: float | None = None  # bytes a board, before any file is done
-
-    def __call__(self, boards: int) -> None:
-        self.boards += boards
-        self._maybe_draw()
-
-    def file_done(self, size: int, boards: int) -> None:
-        self.files += 1
-        self.bytes_done += size
-        self.boards_in_done += boards
-        self._maybe_draw()
-
-    def text(self, now: float | None = None) -> str:
-        elapsed = max((now if now is not None else time.monotonic()) - self.started, 1e-9)
-        rate = self.boards / elapsed
-        text = f"{self.boards:,} boards, {rate:,.0f} boards/s"
-        text += f", {self.files}/{self.total_files} files"
-        eta = self.eta(elapsed)
-        if eta is not None:
-            text += f", ETA {int(eta) // 60}:{int(eta) % 60:02d}"
-        return text
-
-    def eta(self, elapsed: float) -> float | None:
-        """Seconds left, from the bytes done (boards in files not finished are
-        estimated at the mean size of the boards seen so far)."""
-        if not self.total_bytes or not self.boards:
-            return None
-        per_board = (self.bytes_done / self.boards_in_done if self.boards_in_done
-                     else self.per_board_hint)
-        done = self.bytes_done
-        if per_board is not None:
-            done += int((self.boards - self.boards_in_done) * per_board)
-        if done <= 0:
-            return None
-        done = min(done, self.total_bytes)
-        return elapsed * (self.total_bytes - done) / done
-
-    def _maybe_draw(self) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self.started < self.delay or now - self._drawn_at < self.interval:
-            return
-        self._drawn_at = now
-        self._drawn = True
-        self.stream.write("\r\x1b[K" + self.text(now))
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self._drawn:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self._drawn = False
+# -- a hint for progress bars ------------------------------------------------------------
 
 
 _BOARD_MARKS = (b"[Board ", b"qx|", b"md|", b'{"tags"')
@@ -227,7 +144,3 @@ def read_file(
 def with_target(task: ConvertTask, target: str) -> ConvertTask:
     return replace(task, target=target)
 
-
-# The command line's old names, until it uses registry.extension and output.temporary_beside.
-_EXTENSIONS = {name: registry.extension(name) for name in registry.names()}
-_temp_beside = temporary_beside

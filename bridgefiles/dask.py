@@ -34,7 +34,7 @@ def _import_dask() -> tuple[Any, Any]:
         import dask.dataframe as dd
     except ImportError as exc:  # pragma: no cover - the extra is not installed
         raise BridgeFileError(
-            "bridgefiles.dask needs dask: pip install 'bridgefiles[dask]'"
+            "bridgefiles.dask needs dask: pip install '.[dask]' in the bridgefiles clone"
         ) from exc
     return db, dd
 

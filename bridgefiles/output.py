@@ -94,8 +94,8 @@ def charset_for(format: str, read_as: str | None, asked: str | None, layout: str
     charset = asked or registry.charset(format) or "utf-8"
     if asked is None and read_as and (format == "pbn" or layout == "preserve"):
         try:
-            found = codecs.lookup(read_as).name
-        except LookupError:  # "str": read from text, no charset of its own
+            found = text_charset(read_as)
+        except UsageError:  # "str": read from text, no charset of its own (or not a text one)
             found = "ascii"
         if found != "ascii":
             charset = found

@@ -46,13 +46,22 @@ class _TextAsUtf8(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def _read_text(self, size: int = -1) -> str:
+        try:
+            return self.text.read(size)
+        except UnicodeDecodeError as exc:
+            raise UnreadableInputError(
+                f"the text handle cannot decode this file ({exc.reason} at byte {exc.start}); "
+                "open it in binary ('rb') and bridgefiles finds its charset"
+            ) from exc
+
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:
-            data = self.pending + self.text.read().encode("utf-8", "surrogatepass")
+            data = self.pending + self._read_text().encode("utf-8", "surrogatepass")
             self.pending = b""
             return data
         while len(self.pending) < size:
-            piece = self.text.read(size)
+            piece = self._read_text(size)
             if not piece:
                 break
             self.pending += piece.encode("utf-8", "surrogatepass")
@@ -73,6 +82,20 @@ class Opened:
     def close(self) -> None:
         if self.owned:
             self.stream.close()
+
+
+def _unread_buffer(text: Any) -> IO[bytes] | None:
+    """The binary buffer under a text handle nothing has been read from (``open(p)``,
+    ``sys.stdin``), so the file's own charset is found rather than the locale's assumed."""
+    raw = getattr(text, "buffer", None)
+    if raw is None or not callable(getattr(raw, "read", None)):
+        return None
+    try:
+        if text.tell() != 0:
+            return None
+    except (OSError, ValueError):  # a pipe: nothing tells, nothing was read by us
+        pass
+    return raw  # type: ignore[no-any-return]
 
 
 def open_source(source: Source, name: str | None = None) -> Opened:
@@ -102,6 +125,9 @@ def open_source(source: Source, name: str | None = None) -> Opened:
     shown = name or getattr(source, "name", None)
     shown = shown if isinstance(shown, str) else None
     if is_text_stream(source):
+        raw = _unread_buffer(source)
+        if raw is not None:  # a file opened in text mode, not read yet: its own bytes
+            return Opened(raw, shown)
         return Opened(_TextAsUtf8(source), shown, text=True)  # type: ignore[arg-type]
     return Opened(source, shown)  # type: ignore[arg-type]
 

@@ -269,7 +269,9 @@ def write_parquet(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
         pa = importlib.import_module("pyarrow")
         pq = importlib.import_module("pyarrow.parquet")
     except ImportError as exc:
-        raise BridgeFileError("Parquet needs pyarrow: pip install 'bridgefiles[parquet]'") from exc
+        raise BridgeFileError(
+            "Parquet needs pyarrow: pip install '.[parquet]' in the bridgefiles clone"
+        ) from exc
     schema = arrow_schema()
     n = 0
     with pq.ParquetWriter(str(target), schema) as writer:

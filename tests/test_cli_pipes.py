@@ -3,6 +3,7 @@ outputs that cannot be written, and the exit statuses of DESIGN.md. Never a trac
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from bridgefiles.cli import main
+from bridgefiles.schema import Report
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "corpus" / "real"
@@ -215,6 +217,12 @@ def test_analyze_reports_what_check_board_finds(monkeypatch: pytest.MonkeyPatch)
     assert code == 1
     assert out.count("warning[dd-mismatch] board") == 12
     assert "12 warning(s)" in err
+    code, out, _ = _invoke(["validate", str(SAMPLE), "--analyze", "--format", "json"])
+    data = json.loads(out)
+    Report.model_validate(data)  # in each board's entry: the published schema holds
+    boards = data["files"][0]["boards"]
+    assert [[d["code"] for d in b["diagnostics"]] for b in boards] == [["dd-mismatch"]] * 12
+    assert data["summary"]["warnings"] == 12
 
 
 def test_commands_of_new_packages_are_added(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -213,3 +213,40 @@ def test_limits_are_checked(tmp_path: Path) -> None:
         list(bf.read(io.BytesIO(GAME), limits={"max_boards": 1}))  # type: ignore[arg-type]
     three = b"\n".join([GAME] * 3)
     assert len(bf.load(io.BytesIO(three), "pbn", limits=Limits(max_boards=2)).boards) == 2
+
+
+def test_preserve_keeps_a_cp1252_lin_file_in_its_charset(tmp_path: Path) -> None:
+    source = tmp_path / "in.lin"
+    source.write_bytes(b"pn|M\xfcller \x96,b,c,d|st||md|1SAKQ,,,|\n")
+    out = io.BytesIO()
+    bf.convert(source, out, layout="preserve")
+    assert b"M\xfcller \x96" in out.getvalue()
+    assert bf.dumps(bf.load(source), "lin", layout="preserve").encode("cp1252") in (
+        out.getvalue(), out.getvalue().replace(b"\r\n", b"\n"))
+
+
+@pytest.mark.parametrize("byte", [b"\x81", b"\x8d", b"\x8f", b"\x90", b"\x9d"])
+def test_bytes_undefined_in_cp1252_are_written_back(tmp_path: Path, byte: bytes) -> None:
+    source = tmp_path / "in.pbn"
+    source.write_bytes(b'[Board "1"]\n[North "A\x96B' + byte + b'C"]\n[Dealer "N"]\n')
+    for layout in ("export", "preserve"):
+        out = io.BytesIO()
+        bf.convert(source, out, layout=layout)
+        assert b"A\x96B" + byte + b"C" in out.getvalue(), layout
+    scored = io.BytesIO()
+    bf.convert(source, scored, score=True)
+    assert b"A\x96B" + byte + b"C" in scored.getvalue()
+    written = tmp_path / "out.pbn"
+    bf.write(bf.load(source), written)
+    assert b"A\x96B" + byte + b"C" in written.read_bytes()
+
+
+def test_a_text_handle_is_read_through_its_bytes_or_says_to_open_in_binary() -> None:
+    cp1252 = b'[Board "1"]\n[North "M\xfcller \x96"]\n[Dealer "N"]\n'
+    handle = io.TextIOWrapper(io.BytesIO(cp1252), encoding="utf-8")  # the wrong charset
+    assert bf.load(handle).boards[0].tag("North") == "Müller –"  # read as bytes: cp1252 found
+    bad = b"% " + b"x" * 20_000 + b"\n" + cp1252
+    started = io.TextIOWrapper(io.BytesIO(bad), encoding="utf-8")
+    started.read(1)  # the caller has read from it: only its text can be used
+    with pytest.raises(bf.UnreadableInputError, match="open it in binary"):
+        bf.load(started, "pbn")

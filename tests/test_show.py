@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import bridgefiles as bf
+from bridgefiles import batch
 from bridgefiles.cli import main
 from bridgefiles.render import can_print_symbols, render_board
 
@@ -174,3 +175,48 @@ def test_can_print_symbols_follows_the_stream_encoding() -> None:
     assert not can_print_symbols(_Stream("ascii"))
     assert not can_print_symbols(_Stream("latin-1"))
     assert not can_print_symbols(_Stream(None))
+
+
+# -- every board, and what a file must not do to a terminal ---------------------------------
+
+PCH = REAL / "pbn" / "pbntools__PCH1003.pbn"  # board "01", 5CX contracts
+PAV = REAL / "pbn" / "ben__pav_first120.pbn"  # board 59 holds the unknown call "AC"
+ALL_FILES = [Path(i.path) for i in batch.expand([str(REAL)])] if REAL.is_dir() else []
+
+
+@pytest.mark.parametrize("path", ALL_FILES, ids=[p.name for p in ALL_FILES])
+def test_every_board_of_every_real_file_renders(path: Path) -> None:
+    """Every board, with symbols and in letters; every contract line names its strain."""
+    for board in bf.read(path):
+        for symbols in (True, False):
+            text = render_board(board, symbols=symbols)
+            contract = [line for line in text.splitlines() if line.startswith("Contract ")]
+            assert all(not line[len("Contract "):][:1].isalpha() or "Pass" in line
+                       for line in contract), contract
+            assert "♣ontract" not in text and "\x1b" not in text
+
+
+def test_a_board_number_finds_its_zero_padded_spelling() -> None:
+    one = CliRunner().invoke(main, ["show", str(PCH), "--board", "1"])
+    zero_one = CliRunner().invoke(main, ["show", str(PCH), "--board", "01"])
+    assert one.exit_code == 0 and one.stdout == zero_one.stdout
+    assert "Contract 5♣X by North" in one.stdout or "Contract 5CX by North" in one.stdout
+    assert "♣ontract" not in one.stdout
+
+
+def test_an_auction_with_an_unknown_call_renders() -> None:
+    result = CliRunner().invoke(main, ["show", str(PAV), "--board", "59"])
+    assert result.exit_code == 0 and result.exception is None
+    assert "?" in result.stdout
+
+
+def test_control_characters_from_a_file_are_escaped(tmp_path: Path) -> None:
+    hostile = tmp_path / "hostile.pbn"
+    hostile.write_bytes(
+        b'[Event "Club\x1b]0;owned\x07 night"]\n[Board "1"]\n[West "A\x1b[2J"]\n'
+        b'[Dealer "N"]\n[Vulnerable "None"]\n'
+        b'[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n')
+    result = CliRunner().invoke(main, ["show", str(hostile)])
+    assert result.exit_code == 0
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "Club\\x1b]0;owned\\x07 night" in result.stdout and "A\\x1b[2J" in result.stdout

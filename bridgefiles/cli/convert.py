@@ -88,7 +88,7 @@ def targets(items: list[Input], to: str, output: str | None, out_dir: str | None
 
 def write_results(tasks: list[ConvertTask], jobs: int, fail_on: str | None, quiet: bool,
                   verb: str, report_format: str, show_progress: bool | None,
-                  merge: tuple[str, str] | None = None) -> None:
+                  merge: tuple[str, str, str] | None = None) -> None:
     """Run the work, copy what goes to standard output, report, and exit."""
     totals = common.Totals()
     written: list[str] = []
@@ -130,13 +130,15 @@ def json_entry(result: FileResult) -> dict[str, Any]:
             "diagnostics": [*result.file_diagnostics, *result.findings]}
 
 
-def merge_output(parts: list[str], target: str, to: str) -> None:
-    """Join the per-file tables (in input order) into ``target``, and remove the parts."""
+def merge_output(parts: list[str], target: str, to: str, folder: str) -> None:
+    """Join the per-file tables (in input order) into ``target``, and remove the parts
+    and their ``folder``."""
     from bridgefiles.output import temporary_beside
     from bridgefiles.table import merge_tables
 
-    folder = os.path.dirname(parts[0]) if parts else None
     try:
+        if not parts:  # nothing was converted: nothing is written, not even a header
+            return
         if target == batch.STDIN:
             fd, whole = tempfile.mkstemp(prefix="bridgefiles-", suffix=registry.extension(to))
             os.close(fd)
@@ -147,7 +149,7 @@ def merge_output(parts: list[str], target: str, to: str) -> None:
                         common.write_bytes(chunk)
             finally:
                 os.unlink(whole)
-        elif parts:
+        else:
             tmp = temporary_beside(target)
             merge_tables(parts, tmp, to)
             os.replace(tmp, target)
@@ -155,7 +157,7 @@ def merge_output(parts: list[str], target: str, to: str) -> None:
         for part in parts:
             if os.path.exists(part):
                 os.unlink(part)
-        if folder and os.path.isdir(folder) and not os.listdir(folder):
+        if os.path.isdir(folder) and not os.listdir(folder):
             os.rmdir(folder)
 
 
@@ -214,7 +216,7 @@ def convert(files: tuple[str, ...], to: str, output: str | None, out_dir: str | 
     if output is not None and len(items) > 1 and not table:
         raise click.UsageError("-o takes one input; use --out-dir for several")
     found = targets(items, to, output, out_dir, in_place, force)
-    merge: tuple[str, str] | None = None
+    merge: tuple[str, str, str] | None = None
     if table and (len(items) > 1 or output in (None, batch.STDIN)) and out_dir is None \
             and not in_place:
         # one table for all inputs: each worker writes a part, the parts are joined in order
@@ -222,7 +224,7 @@ def convert(files: tuple[str, ...], to: str, output: str | None, out_dir: str | 
         if parent is not None:
             make_folder(parent, "the folder of")
         parts = tempfile.mkdtemp(prefix=".bridgefiles-parts-", dir=parent)
-        merge = (output or batch.STDIN, to)
+        merge = (output or batch.STDIN, to, parts)
         found = [os.path.join(parts, f"{n:06d}{registry.extension(to)}")
                  for n in range(len(items))]
     elif output not in (None, batch.STDIN):

@@ -4,6 +4,7 @@ DESIGN.md's JSON report, with the double-dummy check of ``--analyze`` when asked
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
@@ -14,7 +15,7 @@ from bridgefiles import batch
 from bridgefiles.batch import FileResult, Input, ValidateTask
 from bridgefiles.cli import common
 from bridgefiles.model.diagnostic import Diagnostic
-from bridgefiles.report import finding_text
+from bridgefiles.report import finding_text, json_board
 
 Check = Callable[[bf.Board], list[Diagnostic]]
 ANALYSIS_EXTRA = "bridgefiles[dds]"
@@ -32,14 +33,15 @@ def board_check() -> Check:
     return check
 
 
-def analysis_findings(item: Input, source_format: str | None, check: Check) -> list[Diagnostic]:
-    """The ``dd-mismatch`` findings of one input, each naming its board."""
-    found: list[Diagnostic] = []
+def analysis_findings(item: Input, source_format: str | None,
+                      check: Check) -> list[tuple[int, Diagnostic]]:
+    """The ``dd-mismatch`` findings of one input, by board index, each naming its board."""
+    found: list[tuple[int, Diagnostic]] = []
     try:
-        for board in bf.read(item.path, source_format):
+        for index, board in enumerate(bf.read(item.path, source_format)):
             for diag in check(board):
-                found.append(diag if diag.board else diag.model_copy(
-                    update={"board": board.label}))
+                found.append((index, diag if diag.board else diag.model_copy(
+                    update={"board": board.label})))
     except bf.BridgeFileError:
         pass  # the validation of the same input has reported why it cannot be read
     return found
@@ -90,12 +92,21 @@ def validate(files: tuple[str, ...], report_format: str, strict: bool, fail_on: 
     common.finish(totals, "validated", quiet, fail_on)
 
 
-def _add_analysis(result: FileResult, found: list[Diagnostic], report: str) -> None:
-    """Analysis findings count like any other; in JSON they join the file's diagnostics."""
-    result.add(found)
-    for diag in found:
-        if report == "json":
-            entry: dict[str, Any] = {**diag.to_json(), "board": diag.board}
-            result.file_diagnostics.append(entry)
-        else:
-            result.notes.append(finding_text(diag, result.path))
+def _add_analysis(result: FileResult, found: list[tuple[int, Diagnostic]], report: str) -> None:
+    """Analysis findings count like any other: text lines, or in JSON in their board's
+    entry (the worker's output holds one board's JSON a line)."""
+    result.add(d for _, d in found)
+    if report != "json":
+        result.notes.extend(finding_text(d, result.path) for _, d in found)
+        return
+    if not found or result.output is None:
+        return
+    by_board: dict[int, list[dict[str, Any]]] = {}
+    for index, diag in found:
+        by_board.setdefault(index, []).append(diag.to_json())
+    with open(result.output, encoding="utf-8") as f:
+        boards = [json.loads(line.rstrip(",")) for line in f.read().split("\n") if line]
+    with open(result.output, "w", encoding="utf-8") as f:
+        for n, entry in enumerate(boards):
+            entry["diagnostics"] = [*entry["diagnostics"], *by_board.get(entry["index"], [])]
+            f.write(json_board(entry, first=n == 0))
