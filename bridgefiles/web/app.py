@@ -212,46 +212,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # -- API -----------------------------------------------------------------------------
 
-    @app.post("/api/validate", openapi_extra=_UPLOAD_BODY, tags=["api"],
+    @app.post("/api/validate", openapi_extra=_UPLOAD_BODY, tags=["api"], summary="Validate a file",
               responses={200: {"content": {"application/json": {}}}})
     async def api_validate(request: Request, strict: bool = False,
                            laws: work.Laws = "2017") -> Response:
-        """The JSON report of ``bridgefiles validate --format json`` for the file."""
+        """The JSON report of `bridgefiles validate --format json` for the file."""
         async with uploaded(request) as upload:
             assert upload.path is not None
             data = await run(work.validate_json, upload.path, upload.name, strict, laws)
         return Response(data, media_type="application/json")
 
-    @app.post("/api/convert", openapi_extra=_UPLOAD_BODY, tags=["api"])
+    @app.post("/api/convert", openapi_extra=_UPLOAD_BODY, tags=["api"], summary="Convert a file")
     async def api_convert(
         request: Request,
         to: work.Target = Query(description="pbn (export format), lin, json or csv"),  # noqa: B008
         strict: bool = False,
     ) -> Response:
-        """The file converted, as ``bridgefiles convert FILE --to TO`` writes it."""
+        """The file converted, as `bridgefiles convert FILE --to TO` writes it."""
         async with uploaded(request) as upload:
             assert upload.path is not None
             output = await run(work.convert, upload.path, upload.name, to, strict)
         return _file(output, upload.name)
 
-    @app.post("/api/score", openapi_extra=_UPLOAD_BODY, tags=["api"])
+    @app.post("/api/score", openapi_extra=_UPLOAD_BODY, tags=["api"], summary="Score a file")
     async def api_score(request: Request, method: str | None = None,
                         laws: work.Laws = "2017") -> Response:
         """The file in its own format with results and scores filled in
-        (``bridgefiles score FILE``); ``method`` overrides the file's Scoring tag."""
+        (`bridgefiles score FILE`); `method` (MP, IMP, ...) overrides the Scoring tags."""
         async with uploaded(request) as upload:
             assert upload.path is not None
             output = await run(work.score, upload.path, upload.name, method or None, laws)
         return _file(output, upload.name, suffix="-scored")
 
-    @app.get("/api/schema", tags=["api"])
+    @app.get("/api/schema", tags=["api"], summary="The report's JSON Schema")
     async def api_schema() -> JSONResponse:
         """The JSON Schema of the validation report."""
         from bridgefiles.schema import report_schema
 
         return JSONResponse(report_schema())
 
-    @app.get("/healthz", tags=["api"])
+    @app.get("/healthz", tags=["api"], summary="Health")
     async def healthz() -> JSONResponse:
         """Liveness: the service answers; how many jobs run now."""
         return JSONResponse({"status": "ok", "version": __version__, "jobs": workers.active})
