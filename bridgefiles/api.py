@@ -320,6 +320,8 @@ def write(
     path = os.fspath(target)
     if format is None:
         guessed = registry.from_path(path)
+        if guessed is not None and guessed.kind == "table":
+            raise UsageError(f"{path}: tables are written by bf.convert(..., to={guessed.name!r})")
         format = guessed.name if guessed is not None and guessed.write is not None else "pbn"
     fmt = writable_format(format)
     charset = output_charset(obj, fmt.name, encoding, layout)

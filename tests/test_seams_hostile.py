@@ -48,6 +48,7 @@ MISUSE: list[tuple[str, Any]] = [
     ("read as csv", lambda: bf.loads(GAME, format="csv")),
     ("validate_input None", lambda: bf.validate_input(None)),  # type: ignore[arg-type]
     ("a NUL in a path", lambda: bf.load("a\0b.pbn")),
+    ("write a table", lambda: bf.write(_file(), "/nonexistent/out.csv")),
 ]
 
 

@@ -107,7 +107,8 @@ def inputs(files: Sequence[str]) -> list[Input]:
         echo_err(f"error: {for_people(str(exc))}")
         sys.exit(EXIT_USAGE)
     if not items:
-        echo_err(f"error: no PBN, LIN or JSON file found in {', '.join(files)}; nothing read")
+        kinds = ", ".join(registry.read_extensions())
+        echo_err(f"error: no file ending in {kinds} in {', '.join(files)}; nothing read")
         sys.exit(EXIT_USAGE)
     return items
 

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-_FORMAT = "{percentage:3.0f}%|{bar}| {postfix} [{elapsed}<{remaining}]"
+_FORMAT = "{percentage:3.0f}%|{bar}| {desc} [{elapsed}<{remaining}]"  # desc: boards, files
 
 
 class Bar:
@@ -41,7 +41,7 @@ class Bar:
             self._bar = tqdm(total=self.total_bytes, file=self.stream, delay=delay,
                              bar_format=_FORMAT, dynamic_ncols=True, leave=False,
                              mininterval=interval)
-            self._bar.set_postfix_str(self.postfix(), refresh=False)
+            self._bar.set_description_str(self.postfix(), refresh=False)
 
     def __call__(self, boards: int) -> None:
         self.boards += boards
@@ -72,7 +72,7 @@ class Bar:
     def _advance(self) -> None:
         if self._bar is None:
             return
-        self._bar.set_postfix_str(self.postfix(), refresh=False)
+        self._bar.set_description_str(self.postfix(), refresh=False)
         step = self.estimated_bytes() - self._bar.n
         if step > 0:
             self._bar.update(step)  # tqdm throttles the drawing (mininterval)
