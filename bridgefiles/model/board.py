@@ -21,6 +21,7 @@ from bridgefiles.model.auction import Auction
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play
 from bridgefiles.model.seats import Seat, Side, Vulnerability
 
@@ -300,6 +301,17 @@ class Board(BaseModel):
         """Declarer's tricks according to the Result tag."""
         r = self.result
         return r.declarer_tricks(self.declarer) if r is not None else None
+
+    @cached_property
+    def outcome(self) -> AuctionOutcome | None:
+        """What the recorded auction comes to (contract, declarer), None without one.
+
+        Worked out from the calls, not read from the Contract and Declarer tags, so it
+        holds for a board built from scratch too.
+        """
+        if self.auction is None:
+            return None
+        return auction_outcome(self.auction, self.dealer)
 
     @property
     def room(self) -> str | None:
