@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.lin import values
-from bridgefiles.formats.lin.auction_play import Outcome, final_contract, place_cards
+from bridgefiles.formats.lin.auction_play import place_cards
 from bridgefiles.formats.lin.commands import _WS, Command, Run, chunks
+from bridgefiles.formats.lin.source import PendingText
 from bridgefiles.formats.pbn.build import construct
 from bridgefiles.formats.pbn.build import make as _make
 from bridgefiles.formats.registry import FileInfo, ReadOptions
@@ -33,7 +34,8 @@ from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import ALL_CARDS, Card, Rank, Strain, Suit
 from bridgefiles.model.deal import Deal, Hand
 from bridgefiles.model.diagnostic import Diagnostic, Severity, error, info, warning
-from bridgefiles.model.play import Claim, Play, PlayEnd, trick_winner
+from bridgefiles.model.outcome import AuctionOutcome, auction_outcome, trick_winner
+from bridgefiles.model.play import Claim, Play, PlayEnd
 from bridgefiles.model.seats import Seat, Vulnerability
 
 FORMAT = "lin"
@@ -179,9 +181,7 @@ class _Builder:
         self.cur: _Acc | None = None
         self.pending: list[Command] = []
         self.count = 0
-        self.buf = ""
-        self.buf_start = 0  # file offset of buf[0]
-        self.mark = 0  # file offset where the text not yet given away starts
+        self.text = PendingText()
         self.preamble_done = False
 
     # -- diagnostics ----------------------------------------------------------
@@ -197,17 +197,14 @@ class _Builder:
     # -- text bookkeeping --------------------------------------------------------
     def add_text(self, text: str) -> None:
         """Text read so far and not yet given to a board (or the preamble)."""
-        self.buf = self.buf[self.mark - self.buf_start :] + text
-        self.buf_start = self.mark
+        self.text.add(text)
 
     def cut(self, offset: int) -> str:
         """The text from the last cut up to ``offset``."""
-        piece = self.buf[self.mark - self.buf_start : offset - self.buf_start]
-        self.mark = offset
-        return piece
+        return self.text.cut(offset)
 
     def rest(self) -> str:
-        return self.cut(self.buf_start + len(self.buf))
+        return self.text.rest()
 
     # -- the command stream -------------------------------------------------------
     def feed(self, cmd: Command) -> Iterator[Board]:
@@ -286,11 +283,7 @@ class _Builder:
             if flat:
                 pline, pcol = line, column + at
             else:
-                nl = text.rfind("\n", 0, at)
-                if nl < 0:
-                    pline, pcol = line, column + at
-                else:
-                    pline, pcol = line + text.count("\n", 0, at), at - nl
+                pline, pcol = run.position(at)
             tag = written.lower()
             if not blanks or not blanks.strip(_WS):
                 if tag == "pc":
@@ -841,7 +834,7 @@ class _Builder:
             tag("Scoring", values.SCORING.get(scoring.upper(), scoring))
 
         auction: Auction | None = None
-        outcome: Outcome | None = None
+        outcome: AuctionOutcome | None = None
         if acc.entries:
             first = dealer
             if first is None:
@@ -879,13 +872,15 @@ class _Builder:
                 column=acc.entries[0].column,
             )
             if not acc.unknown_calls:
-                outcome = final_contract(first, [e.call for e in acc.entries])
+                found = auction_outcome(auction, first)
+                if found.complete and found.contract is not None:
+                    outcome = found
         result: int | None = None
         play: Play | None = None
         if outcome is not None:
             if outcome.declarer is not None:
                 tag("Declarer", outcome.declarer.value)
-            tag("Contract", outcome.contract.text)
+            tag("Contract", outcome.contract.text if outcome.contract else None)
         if acc.cards:
             play, result = self.build_play(acc, deal, outcome)
         if acc.claim is not None:
@@ -911,7 +906,7 @@ class _Builder:
             diagnostics=tuple(diags),
         )
 
-    def check_rs(self, acc: _Acc, outcome: Outcome | None, result: int | None) -> None:
+    def check_rs(self, acc: _Acc, outcome: AuctionOutcome | None, result: int | None) -> None:
         """The header's ``rs`` entry for this table against what the board itself says
         (lin.md 7: the entries run open, closed for each board from vg's first board)."""
         h = acc.header
@@ -932,12 +927,13 @@ class _Builder:
             return
         contract, declarer, tricks = entry
         where = f"the rs entry {h.rs[i].strip()!r} for this table says"
-        if outcome is not None and outcome.contract.text != contract.text:
+        made = outcome.contract.text if outcome is not None and outcome.contract else None
+        if made is not None and made != contract.text:
             self.report(
                 acc.diagnostics,
                 warning(
                     "contract-mismatch",
-                    f"the auction ends in {outcome.contract.text}; {where} {contract.text}",
+                    f"the auction ends in {made}; {where} {contract.text}",
                     line=acc.line,
                 ),
             )
@@ -962,12 +958,12 @@ class _Builder:
             )
 
     def build_play(
-        self, acc: _Acc, deal: Deal | None, outcome: Outcome | None
+        self, acc: _Acc, deal: Deal | None, outcome: AuctionOutcome | None
     ) -> tuple[Play, int | None]:
         diags = acc.diagnostics
         first_card = acc.cards[0]
         declarer = outcome.declarer if outcome else None
-        strain = outcome.contract.strain if outcome else None
+        strain = outcome.contract.strain if outcome and outcome.contract else None
         if declarer is not None:
             leader = declarer.lho
         else:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from bridgefiles.formats.lin import values
-from bridgefiles.formats.lin.auction_play import chronological, final_contract
+from bridgefiles.formats.lin.auction_play import chronological
 from bridgefiles.formats.lin.reader import FORMAT, HEADER_POSITION
 from bridgefiles.formats.registry import FileInfo, WriteOptions
 from bridgefiles.model.auction import EntryKind
@@ -96,11 +96,9 @@ def header_extras(board: Board) -> tuple[Extra, ...]:
 def _strain(board: Board) -> Strain | None:
     if board.contract is not None and board.contract.strain is not None:
         return board.contract.strain
-    if board.auction is not None:
-        calls = [e.call for e in board.auction.entries if e.kind is EntryKind.CALL]
-        outcome = final_contract(board.auction.first, calls)
-        if outcome is not None:
-            return outcome.contract.strain
+    outcome = board.outcome
+    if outcome is not None and outcome.contract is not None:
+        return outcome.contract.strain
     return None
 
 

@@ -1,0 +1,170 @@
+"""LIN input made to hurt (issue 15): memory bounded inside a chunk, chunks that stream,
+linear work on long runs and comment lines, non-LIN text refused; and the contract a LIN
+auction comes to, computed once (model.outcome) for LIN as for PBN.
+
+Work is asserted as counts (calls, characters copied), never as time; the timings are
+in scripts/bench_limits.py."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import bridgefiles as bf
+from bridgefiles.formats.lin.commands import CHUNK_CAP_FACTOR, Chunk, Run, chunks
+from bridgefiles.formats.lin.source import PendingText
+
+DEAL = "md|3SAKQJ5432HAKQJ5D2C2,S6H6D6543C876543,ST987HT98DAKQJCAK,|"
+
+
+def _work(fn: Callable[[], object]) -> int:
+    calls = 0
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    sys.setprofile(profile)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def _linear(make: Callable[[int], bytes], n: int) -> None:
+    a = _work(lambda: bf.loads(make(n), "lin"))
+    b = _work(lambda: bf.loads(make(2 * n), "lin"))
+    assert b <= 2.2 * a, f"work grew from {a} to {b} when the input doubled"
+
+
+def _lines(text: str) -> Iterator[str]:
+    return iter(text.splitlines(keepends=True))
+
+
+def _flat(found: list[Chunk]) -> list[tuple[str, str, int, int, int]]:
+    out = []
+    for chunk in found:
+        for c in chunk.commands:
+            out.append((c.tag, c.value, c.offset, c.line, c.column))
+    return out
+
+
+# -- the same contract as PBN (Law 36) ---------------------------------------------
+
+
+def test_an_inadmissible_double_is_cancelled_as_in_pbn() -> None:
+    """South doubles partner's 1H: Law 36 cancels it, the contract is 1H (was 1HX)."""
+    lin = f"pn|s,w,n,e|{DEAL}sv|o|mb|1H|mb|p|mb|d|mb|p|mb|p|mb|p|pg||\n"
+    board = bf.loads(lin, "lin").boards[0]
+    assert board.tag("Contract") == "1H"
+    assert board.tag("Declarer") == "N"
+    pbn = bf.loads(bf.dumps([board], "pbn"), "pbn").boards[0]
+    assert pbn.contract is not None and pbn.contract.text == board.tag("Contract")
+    assert board.outcome is not None and board.outcome.irregular
+
+
+# -- memory: one chunk never grows past its cap -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "||||||||x\n" * 400,  # lines of bars, each ending in a letter: never a bar at the end
+        "|" * 5000,  # one long line of bars
+        "pn|a,b,c,d|" + "pc|SA|" * 800 + "\n",  # one long line of commands
+        "nt|" + "word " * 300 + "|" + "pc|SA|pc|HA|" * 300,  # a long value, then pairs
+    ],
+)
+def test_chunks_stay_under_the_cap_and_read_the_same(text: str) -> None:
+    size = 64
+    small = list(chunks(_lines(text), max_open=10_000, chunk_size=size))
+    # at most the cap and one more pair, or a single value longer than the cap
+    cap = CHUNK_CAP_FACTOR * size
+    assert all(len(c.text) <= cap + 16 or c.text.count("|") <= 2 for c in small)
+    assert len(small) > 1
+    assert "".join(c.text for c in small) == text
+    whole = list(chunks(_lines(text), max_open=10_000, chunk_size=1 << 30))
+    assert _flat(small) == _flat(whole)  # same commands, values, offsets, lines and columns
+
+
+def test_a_file_of_bars_ending_in_letters_streams() -> None:
+    """Chunks come out while the lines are still being read (not one chunk at the end)."""
+    taken = 0
+
+    def lines() -> Iterator[str]:
+        nonlocal taken
+        for _ in range(10_000):
+            taken += 1
+            yield "||||||||||||||||||||x\n"
+
+    first = next(chunks(lines(), max_open=1_000_000, chunk_size=1 << 10))
+    assert first.items and taken < 1_000
+
+
+def test_lines_of_bars_are_linear() -> None:
+    _linear(lambda n: b"||||||||||||x\n" * n, 500)
+
+
+# -- linear time: comment lines, runs with odd whitespace ------------------------------
+
+
+def test_pending_text_copies_each_character_a_bounded_number_of_times() -> None:
+    text = PendingText()
+    pieces = [f"% line {i}\n" for i in range(5_000)]
+    for p in pieces:
+        text.add(p)
+    assert text.cut(len(pieces[0])) == pieces[0]
+    assert text.rest() == "".join(pieces[1:])
+    assert text.rest() == ""
+
+
+def test_pending_text_cuts_across_and_inside_pieces() -> None:
+    text = PendingText()
+    for p in ("abc", "def", "ghi"):
+        text.add(p)
+    assert text.cut(4) == "abcd"
+    assert text.cut(4) == ""
+    assert text.cut(8) == "efgh"
+    text.add("jk")
+    assert text.rest() == "ijk"
+    assert text.start == text.end == 11
+
+
+def test_many_comment_lines_before_a_board_are_linear() -> None:
+    _linear(lambda n: b"% comment line\n" * n + f"pn|a,b,c,d|{DEAL}\n".encode(), 2_000)
+    f = bf.loads(b"% one\n% two\n" + f"pn|a,b,c,d|{DEAL}\n".encode(), "lin")
+    assert [d.text for d in f.directives] == [" one", " two"]
+
+
+def _naive(text: str, line: int, column: int, at: int) -> tuple[int, int]:
+    nl = text.rfind("\n", 0, at)
+    return (line, column + at) if nl < 0 else (line + text.count("\n", 0, at), at - nl)
+
+
+def test_run_positions_count_forward_and_match_the_plain_count() -> None:
+    text = "pc|SA|\n pc|HA|  \n\npc|DA|pc|CA|\n  pc|S2|"
+    run = Run(text, 100, 7, 5)
+    places = [i for i in range(len(text)) if text.startswith("pc", i)]
+    assert [run.position(at) for at in places] == [_naive(text, 7, 5, at) for at in places]
+    assert run.position(places[1]) == _naive(text, 7, 5, places[1])  # asked again, backwards
+
+
+def test_play_runs_with_odd_whitespace_are_linear_and_placed() -> None:
+    _linear(lambda n: f"pn|a,b,c,d|{DEAL}".encode() + b"pc|SA|\n pc|HA| " * n + b"\n", 300)
+    lin = f"pn|a,b,c,d|{DEAL}mb|p|\n pc|SA|\n  pc|HA|"
+    play = bf.loads(lin, "lin").boards[0].play
+    assert play is not None
+    assert [(s.card.code, s.line, s.column) for s in play.slots if s.card] == [
+        ("SA", 2, 2),
+        ("HA", 3, 3),
+    ]
+    commands = [c for chunk in chunks(_lines(lin)) for c in chunk.commands]
+    assert [(c.tag, c.line, c.column) for c in commands if c.tag == "pc"] == [
+        ("pc", 2, 2),
+        ("pc", 3, 3),
+    ]
+
