@@ -261,18 +261,11 @@ def chunks(
         return chunk
 
     for line in lines:
-        if not odd and not buf and line.startswith("%"):
-            body = line.rstrip("\r\n")
-            comment = Chunk(line, offset)
-            comment.items.append(Command("%", body[1:], body, offset, line_no, 1))
-            yield comment
-            offset += len(line)
-            line_no += 1
-            continue
         if not odd and line.startswith("%"):
-            chunk = flush()
-            yield chunk
-            offset += len(chunk.text)
+            if buf:
+                chunk = flush()
+                yield chunk
+                offset += len(chunk.text)
             body = line.rstrip("\r\n")
             comment = Chunk(line, offset)
             comment.items.append(Command("%", body[1:], body, offset, line_no, 1))
