@@ -3,7 +3,8 @@
 Each input (reproducible from ``--seed`` and its index) is read as PBN, LIN and
 JSON, every board validated and written back in each format
 (:func:`bridgefiles.fuzzing.exercise`). Anything raised other than
-BridgeFileError -- or an input taking longer than ``--timeout`` seconds -- is
+BridgeFileError, an InternalError or an ``internal`` finding (our own bugs), or an
+input taking longer than ``--timeout`` seconds, is
 shrunk and saved in ``fixtures/fuzz-regressions/`` as ``fuzz-<hash>.<format>``
 with a ``.txt`` note (origin, operation, traceback); ``tests/test_fuzz_regressions.py``
 replays every file there.
@@ -219,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time {elapsed:.1f} s ({total.inputs / elapsed:.0f} inputs/s)")
     for sig, (crash, origin) in sorted(total.crashes.items()):
         print(f"CRASH {sig}: {crash.operation}: {crash.exception[:200]} [{origin}]")
-    print(f"crashes (exceptions other than BridgeFileError, or hangs): {len(total.crashes)}")
+    print(f"crashes (exceptions other than BridgeFileError, internal errors, or hangs): "
+          f"{len(total.crashes)}")
     return 1 if total.crashes else 0
 
 

@@ -1,8 +1,7 @@
 """LIN <-> PBN through the models: what each keeps, and what is reported as lost.
 
 ``adapt`` is tested on its own (LIN -> PBN form -> LIN) over the whole LIN corpus,
-so these tests do not wait for the PBN writer; the text round trips through the
-PBN writer and reader skip while that writer is not ready.
+and the text round trips through the PBN writer and reader.
 """
 
 from __future__ import annotations
@@ -224,23 +223,7 @@ def test_team_match_from_pbn_gets_a_vugraph_header() -> None:
     assert again[0].tag("Event") == "Club night"
 
 
-def _pbn_writer_ready() -> bool:
-    try:
-        board = bf.loads(
-            "pn|a,b,c,d|md|1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,"
-            "S6789H6789D6789C3,|sv|o|ah|Board 1|mb|p|\n",
-            format="lin",
-        ).boards[0]
-        return "[Board" in bf.dumps([board], format="pbn")
-    except bf.BridgeFileError:
-        return False
-
-
-NEED_PBN = pytest.mark.skipif(not _pbn_writer_ready(), reason="the PBN writer is not ready yet")
-
-
 @NEED_CORPUS
-@NEED_PBN
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_lin_to_pbn_to_lin_text(path: Path) -> None:
     boards = [b for b in bf.load(path).boards if not _movie(b) and b.deal is not None]
@@ -256,7 +239,6 @@ def test_lin_to_pbn_to_lin_text(path: Path) -> None:
 
 
 @pytest.mark.skipif(not PBN_FILES, reason=f"shared PBN corpus not found at {SHARED}")
-@NEED_PBN
 @pytest.mark.parametrize("path", PBN_FILES[:40], ids=[p.name for p in PBN_FILES[:40]])
 def test_pbn_to_lin_to_pbn(path: Path) -> None:
     loaded = bf.load(path)
