@@ -8,10 +8,13 @@ scripts/bench_limits.py."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import bridgefiles as bf
+from bridgefiles.cli import main
 from bridgefiles.formats.lin.commands import CHUNK_CAP_FACTOR, Chunk, Run, chunks
 from bridgefiles.formats.lin.source import PendingText
 
@@ -139,3 +142,39 @@ def test_play_runs_with_odd_whitespace_are_placed() -> None:
         ("pc", 3, 3),
     ]
 
+
+
+# -- not a LIN file ------------------------------------------------------------------
+
+UTF16_NO_BOM = f"pn|a,b,c,d|{DEAL}mb|1S|mb|p|mb|p|mb|p|pg||\n".encode("utf-16-le")
+
+
+@pytest.mark.parametrize(
+    "data, codes",
+    [
+        (b"hello world\n", ["syntax"]),
+        (b"", ["syntax"]),
+        (b"just some words | and a bar\n", ["syntax"]),
+        (UTF16_NO_BOM, ["encoding", "syntax"]),
+    ],
+)
+def test_text_that_is_not_lin_is_an_error_with_no_board(data: bytes, codes: list[str]) -> None:
+    f = bf.loads(data, "lin")
+    assert f.boards == ()
+    assert [d.code for d in f.diagnostics] == codes
+    assert all(d.severity.value == "error" for d in f.diagnostics)
+    assert bf.dumps(f, "lin", layout="preserve") == data.decode("latin-1")
+
+
+@pytest.mark.parametrize("data", [b"hello world\n", UTF16_NO_BOM])
+def test_validate_exits_1_on_text_that_is_not_lin(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "upload.lin"
+    path.write_bytes(data)
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 1, result.output
+    assert "error[syntax] no board" in result.output
+
+
+def test_a_board_of_commands_only_still_reads() -> None:
+    f = bf.loads(f"{DEAL}\n", "lin")
+    assert len(f.boards) == 1 and not f.diagnostics

@@ -161,6 +161,7 @@ class _Acc:
     events: int = 0
     last: str = ""  # tag of the last command applied
     has_qx: bool = False
+    known: bool = False  # a LIN command was applied (a board holds at least one)
     commands: int = 0
     over_limit: bool = False
 
@@ -273,6 +274,7 @@ class _Builder:
             for cmd in run.commands():  # near the limit: the general path counts and stops
                 self.apply(acc, cmd)
             return
+        acc.known = True  # a run holds pc, mb or an pairs
         line, column = run.line, run.column
         flat = "\n" not in text
         cards = acc.cards
@@ -355,14 +357,25 @@ class _Builder:
         self.apply(self.cur, cmd)
 
     def end(self) -> Iterator[Board]:
-        if self.cur is not None:
+        cur = self.cur
+        if cur is not None:
             for c in self.pending:
-                self.apply(self.cur, c)
+                self.apply(cur, c)
             self.pending = []
-            yield self.finish(self.cur, self.rest())
-        else:
-            rest = self.rest()
-            self.info.preamble = (self.info.preamble or "") + rest or None
+            if cur.known or self.count > 1:
+                yield self.finish(cur, self.rest())
+                return
+        # no board: text with no LIN command in it (a board needs at least one)
+        rest = self.rest()
+        self.info.preamble = (self.info.preamble or "") + rest or None
+        self.file_report(
+            error(
+                "syntax",
+                "no board: no LIN command (pn|...|, md|...|, mb|...|, pc|...|) in the text; "
+                "not a LIN file",
+                line=1,
+            )
+        )
 
     # -- header ------------------------------------------------------------------
     def apply_header(self, cmd: Command, file_level: bool = True) -> None:
@@ -477,6 +490,8 @@ class _Builder:
         if tag == "%":
             acc.escapes.append(EscapeLine(text=cmd.value, line=cmd.line))
             return
+        if tag in KNOWN_TAGS:
+            acc.known = True
         if cmd.stray:
             if len(cmd.stray) <= 2 and cmd.stray.lower() in KNOWN_TAGS:
                 msg = f"{cmd.stray!r} lost its value and bar before {cmd.tag!r}"
@@ -1080,8 +1095,20 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     """The boards of a LIN text, one at a time."""
     builder = _Builder(options, info)
     limits = options.limits
+    nul_seen = False
     for chunk in chunks(_newline_watch(lines, info), limits.max_comment_size):
         builder.add_text(chunk.text)
+        if not nul_seen and "\x00" in chunk.text:
+            nul_seen = True  # reported once: a UTF-16 file read as 8-bit text has one in 2
+            line = chunk.items[0].line if chunk.items else None
+            builder.file_report(
+                error(
+                    "encoding",
+                    "NUL characters in the text: UTF-16 without a byte-order mark? "
+                    "LIN is 8-bit text",
+                    line=line,
+                )
+            )
         if chunk.cut:
             diag = limits.check(
                 "max_comment_size",
