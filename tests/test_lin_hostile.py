@@ -178,3 +178,48 @@ def test_validate_exits_1_on_text_that_is_not_lin(tmp_path: Path, data: bytes) -
 def test_a_board_of_commands_only_still_reads() -> None:
     f = bf.loads(f"{DEAL}\n", "lin")
     assert len(f.boards) == 1 and not f.diagnostics
+
+
+# -- export, read, export: the same text ------------------------------------------------
+
+
+def _stable(lin: str) -> bf.BridgeFile:
+    first = bf.dumps(bf.loads(lin, "lin"), "lin")
+    assert bf.dumps(bf.loads(first, "lin"), "lin") == first
+    return bf.loads(first, "lin")
+
+
+def test_cards_taken_back_stay_where_they_stood_and_are_taken_back_again() -> None:
+    lin = f"pn|s,w,n,e|{DEAL}mb|1S|mb|p|mb|p|mb|p|pc|S6|at|x|pc|ST|pc|SA|up|2|at|undone|pc|S7|"
+    f = _stable(lin)
+    board = f.boards[0]
+    assert board.play is not None
+    assert [s.card.code for s in board.play.slots if s.card] == ["S6", "S7"]
+    kept = [(e.key, e.value) for e in board.extras if e.key in ("pc", "at", "up")]
+    assert kept == [("at", "x"), ("pc", "ST"), ("pc", "SA"), ("up", "2"), ("at", "undone")]
+
+
+def test_a_suit_with_no_card_to_play_is_kept_as_the_suit() -> None:
+    one_suit = "md|1SAKQJT98765432,HAKQJT98765432,DAKQJT98765432,|"
+    lin = f"pn|s,w,n,e|{one_suit}mb|1S|mb|p|mb|p|mb|p|pc|HA|pc|hh|"  # North has no heart
+    board = _stable(lin).boards[0]
+    assert [(e.key, e.value) for e in board.extras if e.key == "pc"] == [("pc", "H")] * 2
+    assert board.play is not None
+    assert [s.card.code for s in board.play.slots if s.card] == ["HA"]
+
+
+def test_md_with_nothing_in_it_is_a_display_command() -> None:
+    board = _stable("qx|o1|md||st||md||at|a|").boards[0]
+    assert [e.key for e in board.extras].count("md") == 2
+    assert board.deal is None
+
+
+def test_a_board_whose_deal_cannot_be_read_still_opens_where_it_did() -> None:
+    lin = f"qx|o1|{DEAL}sv|o|mb|p|\nst||md|1SAK1,,,|sv|n|nt|two|\n"
+    f = _stable(lin)
+    assert len(f.boards) == 2 and f.boards[1].tag("Vulnerable") == "NS"
+
+
+def test_a_command_name_with_blanks_is_written_as_read_back() -> None:
+    f = _stable("pn|a,b,c,d|qx|o3,BOARD 3|rh||md|1SA,,,|")
+    assert f.boards

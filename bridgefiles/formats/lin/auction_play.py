@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bridgefiles.formats.pbn.build import construct
 from bridgefiles.model.annotations import NO_ANNOTATIONS
 from bridgefiles.model.cards import Card, Strain
+from bridgefiles.model.fast import construct
 from bridgefiles.model.outcome import trick_winner
 from bridgefiles.model.play import PlayedCard, Slot
 from bridgefiles.model.seats import Seat

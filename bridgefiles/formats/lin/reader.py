@@ -24,8 +24,6 @@ from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.auction_play import place_cards
 from bridgefiles.formats.lin.commands import _WS, Command, Run, chunks
 from bridgefiles.formats.lin.source import PendingText
-from bridgefiles.formats.pbn.build import construct
-from bridgefiles.formats.pbn.build import make as _make
 from bridgefiles.formats.registry import FileInfo, ReadOptions
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations
 from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind
@@ -34,6 +32,8 @@ from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import ALL_CARDS, Card, Rank, Strain, Suit
 from bridgefiles.model.deal import Deal, Hand
 from bridgefiles.model.diagnostic import Diagnostic, Severity, error, info, warning
+from bridgefiles.model.fast import construct
+from bridgefiles.model.fast import make as _make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome, trick_winner
 from bridgefiles.model.play import Claim, Play, PlayEnd
 from bridgefiles.model.seats import Seat, Vulnerability
@@ -108,6 +108,7 @@ class _PendingCard:
     column: int
     position: int
     card: Card | None = None  # the card itself when the rank is known
+    kept: int = 0  # extras kept before this card (where it goes back if taken back)
 
 
 # mb values already read to one plain call: (call, alert). Filled as values come, up to
@@ -293,7 +294,16 @@ class _Builder:
                     if card is not None:
                         acc.commands += 1
                         cards.append(
-                            _PendingCard(card.suit, card.rank, value, pline, pcol, acc.events, card)
+                            _PendingCard(
+                                card.suit,
+                                card.rank,
+                                value,
+                                pline,
+                                pcol,
+                                acc.events,
+                                card,
+                                len(acc.extras),
+                            )
                         )
                         acc.events += 1
                         acc.last = tag
@@ -596,16 +606,13 @@ class _Builder:
         except ValueError as exc:
             self.bad_value(acc, cmd, str(exc))
             return
-        if digit == "0" or (acc.hands is not None and not digit):
-            self.report(
-                acc.diagnostics,
-                info(
-                    "deal",
-                    "md that edits the deal shown (a movie step) kept as a display command",
-                    line=cmd.line,
-                    column=cmd.column,
-                ),
-            )
+        why = None
+        if not digit and all(h is None for h in hands.values()):
+            why = "md with no dealer and no hand kept as a display command"  # a movie's clear
+        elif digit == "0" or (acc.hands is not None and not digit):
+            why = "md that edits the deal shown (a movie step) kept as a display command"
+        if why is not None:
+            self.report(acc.diagnostics, info("deal", why, line=cmd.line, column=cmd.column))
             self.keep(acc, cmd)
             return
         acc.dealer, acc.dealer_given = dealer, bool(digit)
@@ -687,7 +694,14 @@ class _Builder:
         card = _CARD_TEXT.get(cmd.value)
         if card is not None:  # the usual case: one card, as BBO writes it
             pending = _PendingCard(
-                card.suit, card.rank, cmd.value, cmd.line, cmd.column, acc.events, card
+                card.suit,
+                card.rank,
+                cmd.value,
+                cmd.line,
+                cmd.column,
+                acc.events,
+                card,
+                len(acc.extras),
             )
             acc.cards.append(pending)
             acc.events += 1
@@ -722,7 +736,9 @@ class _Builder:
         for suit, rank, _ in items:
             card = Card.of(suit, rank) if rank is not None else None
             acc.cards.append(
-                _PendingCard(suit, rank, cmd.value, cmd.line, cmd.column, acc.events, card)
+                _PendingCard(
+                    suit, rank, cmd.value, cmd.line, cmd.column, acc.events, card, len(acc.extras)
+                )
             )
             acc.events += 1
 
@@ -732,8 +748,8 @@ class _Builder:
         if n < 0:
             self.bad_value(acc, cmd, "not a number of cards to take back", "warning")
             return
-        if n:
-            del acc.cards[max(0, len(acc.cards) - n) :]
+        if n and acc.cards:
+            self.take_back(acc, max(0, len(acc.cards) - n))
         self.report(
             acc.diagnostics,
             info(
@@ -744,6 +760,12 @@ class _Builder:
             ),
         )
         self.keep(acc, cmd)
+
+    def take_back(self, acc: _Acc, start: int) -> None:
+        """Cards from ``start`` on are taken back (a movie's undo)."""
+        removed = acc.cards[start:]
+        del acc.cards[start:]
+        _unplay(acc, removed)
 
     def on_mc(self, acc: _Acc, cmd: Command) -> None:
         try:
@@ -1031,6 +1053,7 @@ class _Builder:
         seat = leader
         trick: list[Card] = []
         trick_leader = leader
+        dropped: list[_PendingCard] = []
         for c in acc.cards:
             card: Card | None = None
             if c.rank is not None:
@@ -1052,16 +1075,7 @@ class _Builder:
                         column=c.column,
                     ),
                 )
-                acc.extras.append(
-                    Extra(
-                        format=FORMAT,
-                        key="pc",
-                        value=c.value,
-                        position=c.position,
-                        line=c.line,
-                        column=c.column,
-                    )
-                )
+                dropped.append(c)
                 continue
             held.get(seat, set()).discard(card)
             out.append((card, c.line, c.column))
@@ -1071,7 +1085,40 @@ class _Builder:
                 seat, trick = trick_leader, []
             else:
                 seat = seat.lho
+        if dropped:
+            _unplay(acc, dropped)
         return out
+
+
+def _unplay(acc: _Acc, removed: list[_PendingCard]) -> None:
+    """Cards no longer in the play (taken back by ``up``, or with no card to play) stay
+    in the board as ``pc`` display commands where they stood, and what was kept after
+    them moves back by as many places as cards went before it: writing the board and
+    reading it back gives the same board (an idempotent export)."""
+    extras = acc.extras
+    k = 0
+    for index in range(len(extras)):
+        while k < len(removed) and removed[k].kept <= index:
+            k += 1
+        position = extras[index].position
+        if k and position is not None and position >= 0:
+            extras[index] = extras[index].model_copy(update={"position": position - k})
+    for shift, c in reversed(list(enumerate(removed))):
+        written = c.value.strip(_WS)
+        if len(written) != (1 if c.card is None else 2):  # one of several cards of a command
+            written = c.card.code if c.card is not None else c.suit.value
+        extras.insert(
+            c.kept,
+            Extra(
+                format=FORMAT,
+                key="pc",
+                value=written,
+                position=c.position - shift,
+                line=c.line,
+                column=c.column,
+            ),
+        )
+    acc.events -= len(removed)
 
 
 _HANDLERS = {
