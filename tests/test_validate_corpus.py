@@ -16,7 +16,7 @@ REAL = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "real"
 NOT_OURS = ("board-mismatch", "score-mismatch")
 
 # Notes on the true findings:
-# * ben__camrose2024_BEN: passed-out boards with Result "0" (PBN wants "").
+# * ben__camrose2024_BEN: passed-out boards with Result "0" (PBN wants "": an error, pbn.md 12.4).
 # * bridgebots__shared_deals, endplay__example3/4: plays laid out against the wrong hands
 #   (cards the column's player does not hold; from there on the play is not judged),
 #   Auction tags whose seat does not fit the Declarer tag, Results that the recorded tricks
@@ -30,7 +30,7 @@ NOT_OURS = ("board-mismatch", "score-mismatch")
 #   trick from the same hand), so the deal shown is not the one played.
 
 EXPECTED: dict[str, dict[str, int]] = {
-    "pbn/ben__camrose2024_BEN.pbn": {"result-mismatch:warning": 3},
+    "pbn/ben__camrose2024_BEN.pbn": {"result-mismatch:error": 3},
     "pbn/bridgebots__shared_deals.pbn": {
         "card-not-held:error": 4,
         "declarer-mismatch:error": 2,

@@ -11,6 +11,7 @@ not changed can be written back byte for byte.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -326,11 +327,27 @@ class Board(BaseModel):
                 return t
         return None
 
+    def __str__(self) -> str:
+        """The board as text: a PBN game once the formats are loaded (they install the
+        writer with :func:`set_text_writer`; a model never imports a format)."""
+        if _TEXT_WRITER is not None:
+            return _TEXT_WRITER(self)
+        return f"<{self.label}>"
+
     @property
     def label(self) -> str:
         """How to name the board in messages: ``board 4 (Open)``."""
         text = f"board {self.board_number}" if self.board_number else f"game {self.index + 1}"
         return f"{text} ({self.room})" if self.room else text
+
+
+_TEXT_WRITER: Callable[[Board], str] | None = None
+
+
+def set_text_writer(writer: Callable[[Board], str]) -> None:
+    """What ``str(board)`` gives: installed by ``bridgefiles.formats.pbn``."""
+    global _TEXT_WRITER
+    _TEXT_WRITER = writer
 
 
 # The cached_property views of Board, dropped by replace() so a changed copy re-reads its tags.

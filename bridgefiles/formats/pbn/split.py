@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bridgefiles.formats.pbn.tags import TABLES
+from bridgefiles.formats.pbn.tags import TABLES, TAG_PAIR
 from bridgefiles.model.diagnostic import Severity
 
 # (code, severity, message, line, column)
@@ -35,7 +35,6 @@ _SPECIAL = re.compile(r'[{;"]')
 _STRING_END = re.compile(r'(?:[^"\\]|\\.)*"')
 _BLANK = " \t\r\n"
 MAX_PBN_LINE = 255  # including the line end, counted as one character (PBN 2.1)
-_TAG_PAIR = re.compile(r'\[\s*([A-Za-z0-9_]*)\s*"(?:[^"\\\r\n]|\\.)*"\s*\]')
 _TABLE_SPECIAL = re.compile(r'[\[{;"]')
 
 
@@ -102,7 +101,7 @@ class _Table:
 def _tags_line(line: str, table: _Table) -> None:
     """A line of tag pairs: the table state after its last tag (and any data after it)."""
     last = None
-    for m in _TAG_PAIR.finditer(line):
+    for m in TAG_PAIR.finditer(line):
         last = m
     if last is None:  # a tag pair broken over lines: the old state is the safe guess
         return
@@ -137,7 +136,7 @@ def _scan_table(line: str, table: _Table) -> tuple[bool, bool]:
             continue
         content = True
         if c == "[":
-            tag = _TAG_PAIR.match(line, end)
+            tag = TAG_PAIR.match(line, end)
             if tag is None:
                 table.open = table.elements = False
                 i = end + 1
@@ -151,6 +150,26 @@ def _scan_table(line: str, table: _Table) -> tuple[bool, bool]:
             break
         i = s.end()
     return False, content
+
+
+_NOT_LATIN1 = re.compile(r"[^\x00-\xff]")
+
+
+def _check_latin1(line: str, lineno: int, problems: list[Problem]) -> None:
+    """Strict mode: PBN's character set is ISO-8859-1 (pbn.md 2.2); say where text
+    leaves it (a UTF-8 file with other characters), once per line."""
+    m = _NOT_LATIN1.search(line)
+    if m is not None:
+        problems.append(
+            (
+                "encoding",
+                Severity.ERROR,
+                f"character U+{ord(m.group()):04X} is not ISO-8859-1, PBN's character set "
+                "(PBN 2.2)",
+                lineno,
+                m.start() + 1,
+            )
+        )
 
 
 def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
@@ -181,9 +200,14 @@ def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
 
 
 def split_games(
-    lines: Iterator[str], max_line_length: int = 1_000_000, max_comment_size: int | None = None
+    lines: Iterator[str],
+    max_line_length: int = 1_000_000,
+    max_comment_size: int | None = None,
+    latin1: bool = False,
 ) -> Iterator[Split]:
     """Games in file order; the text before the first and after the last game too.
+
+    ``latin1`` (strict mode): characters outside ISO-8859-1 are ``encoding`` errors.
 
     A ``{`` comment still open after ``max_comment_size`` characters is taken as closed
     there (with a ``limit`` error), so an unterminated comment cannot swallow the file.
@@ -213,6 +237,8 @@ def split_games(
             line = line[:max_line_length] + ("\n" if line.endswith(("\n", "\r")) else "")
         if len(line) > 200 or not line.isascii() or _BAD_CHAR.search(line):
             _check_line(line, lineno, problems)
+            if latin1 and not line.isascii():
+                _check_latin1(line, lineno, problems)
         if in_brace:
             in_brace, _ = _scan(line, True)
             pending.append(line)
@@ -254,8 +280,10 @@ def split_games(
         else:
             if table.open or ("Table" in line and "[" in line):
                 in_brace, content = _scan_table(line, table)
-            else:
+            elif "{" in line or ";" in line or '"' in line:
                 in_brace, content = _scan(line, False)
+            else:  # a line of plain section data (no comment, no string): content
+                in_brace, content = False, True
             has_content = has_content or content
             comment_size = len(line)
         pending.append(line)

@@ -77,6 +77,11 @@ def preserve(boards: Iterable[Board], info: FileInfo | None, newline: str) -> It
         yield info.trailer
 
 
+def game_text(board: Board) -> str:
+    """One board as a PBN game in export form, ``\n`` line ends: ``str(board)``."""
+    return "\n".join(GameWriter("2.1").lines(board)) + "\n"
+
+
 def _text(lines: list[str], newline: str) -> str:
     """A game's lines and the empty line after it; comments' own line ends follow suit."""
     text = "\n".join(lines) + "\n\n"
@@ -293,7 +298,8 @@ class GameWriter:
             elif entry.kind is EntryKind.NONE:
                 unit = ["-"]
             else:
-                call = entry.call.text if entry.call is not None else "-"
+                # an unknown call goes back as it was read, never as a token of other meaning
+                call = entry.call.text if entry.call is not None else entry.text or "-"
                 unit = ["^I", call] if entry.insufficient else [call]
             unit.extend(annotation_tokens(entry.annotations, play=False))
             units.append(unit)
