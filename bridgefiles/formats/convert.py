@@ -15,8 +15,8 @@ import re
 from collections import Counter
 
 from bridgefiles.formats.lin.auction_play import chronological
-from bridgefiles.formats.lin.reader import FORMAT as LIN
-from bridgefiles.formats.lin.reader import HEADER_POSITION
+from bridgefiles.formats.lin.tokens import FORMAT as LIN
+from bridgefiles.formats.lin.tokens import HEADER_POSITION
 from bridgefiles.model.annotations import Annotations, Comment, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.board import Board, Extra

@@ -20,6 +20,8 @@ from typing import cast
 
 from lark import Lark, Token
 
+from bridgefiles.formats.lin.tokens import BLANKS
+
 
 @dataclass(slots=True)
 class Command:
@@ -77,8 +79,8 @@ class Run:
     def pair(self, raw_tag: str, value: str, start: int) -> Command:
         """The command of the pair at ``start`` in ``text`` (``raw_tag`` with its blanks),
         with line, column and file offset as :func:`_command` gives them."""
-        stripped = raw_tag.strip(_WS)
-        lead = len(raw_tag) - len(raw_tag.lstrip(_WS))
+        stripped = raw_tag.strip(BLANKS)
+        lead = len(raw_tag) - len(raw_tag.lstrip(BLANKS))
         nl = raw_tag.rfind("\n", 0, lead)
         boundary = self.offset + start + (nl + 1 if nl >= 0 else 0)
         line, column = self.position(start + lead)
@@ -87,7 +89,7 @@ class Run:
             tag = stripped.lower()
         elif len(stripped) > 2:
             tag = stripped[-2:].lower()
-            stray = stripped[:-2].rstrip(_WS)
+            stray = stripped[:-2].rstrip(BLANKS)
         else:
             tag = stripped
         return Command(tag, value, stripped, boundary, line, column, True, stray)
@@ -135,7 +137,6 @@ def parser() -> Lark:
 
 
 _PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")
-_WS = " \t\r\n\f\v"
 
 
 class _Positions:
@@ -163,8 +164,8 @@ class _Positions:
 def _command(
     raw_tag: str, value: str, start: int, chunk: Chunk, where: _Positions, closed: bool
 ) -> Command:
-    stripped = raw_tag.strip(_WS)
-    lead = len(raw_tag) - len(raw_tag.lstrip(_WS))
+    stripped = raw_tag.strip(BLANKS)
+    lead = len(raw_tag) - len(raw_tag.lstrip(BLANKS))
     nl = raw_tag.rfind("\n", 0, lead)
     boundary = start + (nl + 1 if nl >= 0 else 0)
     line, column = where.at(start + lead)
@@ -173,7 +174,7 @@ def _command(
         tag = stripped.lower()
     elif len(stripped) > 2:
         tag = stripped[-2:].lower()
-        stray = stripped[:-2].rstrip(_WS)
+        stray = stripped[:-2].rstrip(BLANKS)
     else:
         tag = stripped
     return Command(tag, value, stripped, chunk.offset + boundary, line, column, closed, stray)
@@ -189,12 +190,14 @@ def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
         start = token.start_pos or 0
         body = str(token)
         if kind == "TEXT":
-            if body.strip(_WS):
-                lead = len(body) - len(body.lstrip(_WS))
+            if body.strip(BLANKS):
+                lead = len(body) - len(body.lstrip(BLANKS))
                 nl = body.rfind("\n", 0, lead)
                 line, column = where.at(start + lead)
                 boundary = start + (nl + 1 if nl >= 0 else 0)
-                out.append(Command("", body.strip(_WS), "", chunk.offset + boundary, line, column))
+                out.append(
+                    Command("", body.strip(BLANKS), "", chunk.offset + boundary, line, column)
+                )
         elif kind == "OPEN_PAIR":
             raw_tag, _, value = body.partition("|")
             out.append(_command(raw_tag, value, start, chunk, where, closed=False))
@@ -295,7 +298,7 @@ def chunks(
         line_no += 1
         if line.count("|") & 1:
             odd = not odd
-        if not odd and size >= chunk_size and line.rstrip(_WS).endswith("|"):
+        if not odd and size >= chunk_size and line.rstrip(BLANKS).endswith("|"):
             chunk = flush()
             yield chunk
             offset += len(chunk.text)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.auction_play import chronological
-from bridgefiles.formats.lin.reader import FORMAT, HEADER_POSITION
+from bridgefiles.formats.lin.tokens import FORMAT, HEADER_POSITION
 from bridgefiles.formats.registry import FileInfo, WriteOptions
 from bridgefiles.model.auction import EntryKind
 from bridgefiles.model.board import Board, Extra
