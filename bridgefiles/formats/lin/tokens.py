@@ -6,13 +6,13 @@ tokens lin.md defines inside them (the two-letter command names, the cards, the
 calls) are this table, read by the builder; calls and hands are read by
 :mod:`bridgefiles.formats.lin.values`.
 
-Why coarse terminals (issue 10; generated event of 2,000 boards with full auctions
-and play, pure-Python Lark LALR on this 2-core machine, see scripts/bench): a
-grammar with a terminal per command pair gives Lark about 85 tokens a board and
-the parse alone ran at 1,150 boards/s, slower than a whole bridgebots read; the
-coarse grammar gives it about 9 tokens a board (1 run of calls, 1 run of cards)
-and parses at 12,900 boards/s, leaving the time to building the model.
-``lark-cython`` (the ``fast`` extra) parses the same grammar to the same tokens.
+Why coarse terminals (issue 10; measured on scripts/bench's generated event of 2,000
+boards with full auctions and play, parse only, 16 KB chunks, best of 3, pure-Python
+Lark LALR on this loaded 2-core machine): a grammar with a terminal per command pair
+gives Lark 81 tokens a board and parses 643 boards/s, slower than a whole bridgebots
+read (575 boards/s in the same conditions); the coarse grammar gives it 8.5 tokens a
+board and parses 6,114 boards/s (8,869 with ``lark-cython``, the ``fast`` extra),
+leaving the time to building the model.
 """
 
 from __future__ import annotations
