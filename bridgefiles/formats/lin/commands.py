@@ -10,6 +10,8 @@ Lines that begin with ``%`` outside a value are comment lines (PbnToLin, aaBridg
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -130,9 +132,24 @@ def _grammar_text() -> str:
         return path.read_text("utf-8")
 
 
+def accelerated() -> bool:
+    """Whether ``lark-cython`` (the ``fast`` extra) is there to parse, and not turned off
+    with ``BRIDGEFILES_PURE_PYTHON=1``. Both parsers give the same tokens."""
+    if os.environ.get("BRIDGEFILES_PURE_PYTHON"):
+        return False
+    return importlib.util.find_spec("lark_cython") is not None
+
+
 @cache
-def parser() -> Lark:
-    """The LALR parser, built once per process."""
+def parser(fast: bool | None = None) -> Lark:
+    """The LALR parser, built once per process: with ``lark-cython`` when ``fast`` (by
+    default when it is installed), else pure-Python Lark."""
+    if fast is None:
+        fast = accelerated()
+    if fast:
+        import lark_cython
+
+        return Lark(_grammar_text(), parser="lalr", lexer="basic", _plugins=lark_cython.plugins)
     return Lark(_grammar_text(), parser="lalr", lexer="basic")
 
 
@@ -188,7 +205,7 @@ def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
     for token in tokens:
         kind = token.type
         start = token.start_pos or 0
-        body = str(token)
+        body = token.value
         if kind == "TEXT":
             if body.strip(BLANKS):
                 lead = len(body) - len(body.lstrip(BLANKS))
