@@ -13,33 +13,12 @@ from dataclasses import dataclass
 
 from bridgefiles.model.annotations import NO_ANNOTATIONS
 from bridgefiles.model.cards import Card, Strain
-from bridgefiles.model.fast import construct
+from bridgefiles.model.fast import construct_all
 from bridgefiles.model.outcome import trick_winner
 from bridgefiles.model.play import PlayedCard, Slot
 from bridgefiles.model.seats import Seat
 
 _NOT_PLAYED = PlayedCard(slot=Slot.UNKNOWN)
-_FIELDS = frozenset(("card", "line", "column"))
-
-
-def _played(card: Card, line: int | None, column: int | None) -> PlayedCard:
-    """``PlayedCard(card=card, line=line, column=column)`` without re-validating values
-    the reader has just made (DESIGN.md, Performance)."""
-    return construct(
-        PlayedCard,
-        {
-            "slot": Slot.CARD,
-            "card": card,
-            "revoke": False,
-            "lead_out_of_turn": False,
-            "annotations": NO_ANNOTATIONS,
-            "line": line,
-            "column": column,
-        },
-        set(_FIELDS),
-    )
-
-
 @dataclass
 class Placed:
     """Cards placed into seat columns, and what the play tells about the tricks."""
@@ -61,24 +40,38 @@ def place_cards(
     Seats are counted as places after ``first`` here (plain ints, not enum lookups):
     this runs for every card of every board read.
     """
-    slots: list[PlayedCard] = []
+    rows: list[dict[str, object]] = []
     lead = 0  # the leader of the trick, as places after ``first``
     # declarer's side, as the parity of places after ``first`` (partners are 2 apart)
     side = None if declarer is None else first.distance(declarer) & 1
     won = 0
     complete = 0
+    places: list[int | None] = []  # for each slot, its row; None: not played
     for start in range(0, len(cards), 4):
         trick = cards[start : start + 4]
-        row = [_NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED]
+        row: list[int | None] = [None, None, None, None]
         for j, (card, line, column) in enumerate(trick):
-            row[(lead + j) & 3] = _played(card, line, column)
-        slots.extend(row)
+            row[(lead + j) & 3] = len(rows)
+            rows.append(
+                {
+                    "slot": Slot.CARD,
+                    "card": card,
+                    "revoke": False,
+                    "lead_out_of_turn": False,
+                    "annotations": NO_ANNOTATIONS,
+                    "line": line,
+                    "column": column,
+                }
+            )
+        places.extend(row)
         if len(trick) == 4:
             complete += 1
             leader = first.offset(lead)
             lead = first.distance(trick_winner(leader, [c for c, _, _ in trick], strain))
             if side is not None and lead & 1 == side:
                 won += 1
+    built = construct_all(PlayedCard, rows)  # one call for the whole play
+    slots = [_NOT_PLAYED if k is None else built[k] for k in places]
     return Placed(tuple(slots), won, complete)
 
 

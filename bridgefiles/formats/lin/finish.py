@@ -17,7 +17,7 @@ from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.cards import Card
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import error, info, warning
-from bridgefiles.model.fast import construct, make
+from bridgefiles.model.fast import construct_all, make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play, PlayEnd
 from bridgefiles.model.seats import Seat
@@ -114,21 +114,23 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
             Auction,
             first=first,
             entries=tuple(
-                construct(
+                construct_all(
                     AuctionEntry,
-                    {
-                        "kind": EntryKind.CALL,
-                        "call": e.call,
-                        "insufficient": False,
-                        "annotations": Annotations(alert=e.alert, explanation=e.explanation)
-                        if e.alert or e.explanation is not None
-                        else NO_ANNOTATIONS,
-                        "line": e.line,
-                        "column": e.column,
-                    },
-                    {"call", "annotations", "line", "column"},
+                    [
+                        {
+                            "kind": EntryKind.CALL,
+                            "call": e.call,
+                            "insufficient": False,
+                            "text": None,
+                            "annotations": Annotations(alert=e.alert, explanation=e.explanation)
+                            if e.alert or e.explanation is not None
+                            else NO_ANNOTATIONS,
+                            "line": e.line,
+                            "column": e.column,
+                        }
+                        for e in acc.entries
+                    ],
                 )
-                for e in acc.entries
             ),
             line=acc.entries[0].line,
             column=acc.entries[0].column,

@@ -145,8 +145,11 @@ class Builder(Generic[T]):
                 apply(self.reading, acc, cmd)
             return
         acc.known = True  # a run holds pc, mb or an pairs
+        if "\n" not in text:
+            self.apply_flat_run(acc, run)
+            return
         line, column = run.line, run.column
-        flat = "\n" not in text
+        flat = False
         cards = acc.cards
         entries = acc.entries
         for m in RUN_PAIR.finditer(text):
@@ -201,6 +204,63 @@ class Builder(Generic[T]):
                     continue
             cmd = run.pair(blanks + written, value, m.start())
             apply(self.reading, acc, cmd)
+
+    def apply_flat_run(self, acc: BoardState, run: Run) -> None:
+        """:meth:`apply_run` for a run on one line (the usual case): the pairs are the
+        run split on its bars, their columns counted as it goes; a pair with blanks
+        before its name, or anything unusual, goes through :meth:`apply`."""
+        parts = run.text.split("|")
+        line, column = run.line, run.column
+        cards, entries = acc.cards, acc.entries
+        commands, events, last = acc.commands, acc.events, acc.last
+        kept = len(acc.extras)
+        at = 0
+        for i in range(0, len(parts) - 1, 2):
+            written, value = parts[i], parts[i + 1]
+            start = at
+            at += len(written) + len(value) + 2
+            if len(written) == 2:
+                tag = written.lower()
+                if tag == "pc":
+                    card = CARD_TEXT.get(value)
+                    if card is not None:
+                        commands += 1
+                        cards.append(
+                            PendingCard(
+                                card.suit, card.rank, value, line, column + start,
+                                events, card, kept,
+                            )
+                        )  # fmt: skip
+                        events += 1
+                        last = tag
+                        continue
+                elif tag == "mb":
+                    single = single_call(value)
+                    if single is not None:
+                        commands += 1
+                        entries.append(Entry(single[0], single[1], None, line, column + start))
+                        events += 1
+                        last = tag
+                        continue
+                elif tag == "an":
+                    if last == "mb" and entries and entries[-1].explanation is None:
+                        commands += 1
+                        entry = entries[-1]
+                        if value == "!" and not entry.alert:
+                            entry.alert = True
+                        else:
+                            entry.explanation = value
+                        last = tag
+                        continue
+                elif tag == "pg" and not value:
+                    commands += 1
+                    last = tag
+                    continue
+            acc.commands, acc.events, acc.last = commands, events, last
+            apply(self.reading, acc, run.pair(written, value, start))
+            commands, events, last = acc.commands, acc.events, acc.last
+            kept = len(acc.extras)
+        acc.commands, acc.events, acc.last = commands, events, last
 
     def emit(self, acc: BoardState, source: str) -> Iterator[T]:
         """The visitor's result for a finished board, if it wanted the board."""
