@@ -26,6 +26,7 @@ from bridgefiles.formats.lin.commands import (
     parser,
 )
 from bridgefiles.formats.lin.source import PendingText
+from bridgefiles.limits import Limits
 
 LIN_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "real" / "lin"
 LIN_FILES = sorted(LIN_DIR.rglob("*.lin")) if LIN_DIR.is_dir() else []
@@ -255,3 +256,12 @@ def test_the_pure_python_parser_can_be_asked_for(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("BRIDGEFILES_PURE_PYTHON", "1")
     assert not accelerated()
     assert "lark_cython" not in type(parser(False).parser).__module__
+
+
+def test_comment_lines_before_the_first_board_stop_being_held_at_the_limit() -> None:
+    board = f"pn|a,b,c,d|{DEAL}\n".encode()
+    data = b"% comment\n" * 50 + board
+    f = bf.loads(data, "lin", limits=Limits(max_commands_per_board=10))
+    assert len(f.directives) == 10 and len(f.boards) == 1
+    assert [d.code for d in f.diagnostics] == ["limit"]
+    assert bf.dumps(f, "lin", layout="preserve") == data.decode()

@@ -93,6 +93,7 @@ class Reading:
         self.options = options
         self.info = info
         self.header = VugraphHeader()
+        self.header_commands = 0  # header commands and comment lines read so far
 
     def report(self, target: list[Diagnostic], diag: Diagnostic) -> None:
         diag = diag.model_copy(update={"path": self.options.path}) if self.options.path else diag

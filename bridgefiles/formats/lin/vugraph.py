@@ -21,7 +21,25 @@ def header_like(cmd: Command) -> bool:
 
 
 def apply_header(r: Reading, cmd: Command, file_level: bool = True) -> None:
-    """A header command: file level, and carried onto every board after it."""
+    """A header command: file level, and carried onto every board after it. Past
+    ``max_commands_per_board`` header commands, the rest stay in the file's text only
+    (a header is held in memory and carried onto every board)."""
+    r.header_commands += 1
+    limits = r.options.limits
+    if limits.exceeded("max_commands_per_board", r.header_commands):
+        if r.header_commands == (limits.max_commands_per_board or 0) + 1:
+            diag = limits.check(
+                "max_commands_per_board",
+                r.header_commands,
+                what="the commands and comment lines before the first board",
+                strict=r.options.strict,
+                consequence="the rest are kept as text only",
+                line=cmd.line,
+                path=r.options.path,
+            )
+            if diag is not None:
+                r.info.diagnostics.append(diag)
+        return
     if cmd.tag == "%":
         if file_level:
             r.info.directives.append(EscapeLine(text=cmd.value, line=cmd.line))
