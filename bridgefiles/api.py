@@ -387,7 +387,7 @@ def write(
     if format is None:
         guessed = registry.from_path(str(path))
         format = guessed.name if guessed else "pbn"
-    charset = _output_charset(obj, format, encoding)
+    charset = _output_charset(obj, format, encoding, layout)
     _remove_stale_temporaries(path)
     try:
         fd, tmp = tempfile.mkstemp(
@@ -419,18 +419,25 @@ def write(
         raise
 
 
-def _output_charset(obj: BridgeFile | Iterable[Board], format: str, asked: str | None) -> str:
+def _output_charset(
+    obj: BridgeFile | Iterable[Board], format: str, asked: str | None, layout: str = "export"
+) -> str:
     """UTF-8 for LIN and JSON; PBN in ISO-8859-1 (the standard) or the charset it was read
-    in; ``asked`` wins. An unknown charset is a BridgeFileError, not a LookupError."""
+    in, and so is LIN in preserve layout (the bytes as read); ``asked`` wins. An unknown
+    charset is a BridgeFileError, not a LookupError."""
     import codecs
 
     charset = asked or ("iso8859-1" if format == "pbn" else "utf-8")
-    if asked is None and format == "pbn" and isinstance(obj, BridgeFile) and obj.encoding:
+    kept = format == "pbn" or (format == "lin" and layout == "preserve")
+    if asked is None and kept and isinstance(obj, BridgeFile) and obj.encoding:
         try:
             read_as = codecs.lookup(obj.encoding).name
         except LookupError:  # "str": read from text, no charset of its own
             read_as = "ascii"
-        charset = read_as if read_as != "ascii" else "iso8859-1"
+        if read_as != "ascii":
+            charset = read_as
+        elif format == "pbn":
+            charset = "iso8859-1"
     try:
         codecs.lookup(charset)
     except LookupError:

@@ -610,7 +610,7 @@ def _temp_beside(target: str) -> str:
 def _write_text(data: BridgeFile | Iterable[Board], tmp: str, to: str, layout: Layout,
                 charset: str | None) -> None:
     """The text of ``data`` into ``tmp`` in the charset ``bf.write`` would use."""
-    encoding = api._output_charset(data, to, charset)
+    encoding = api._output_charset(data, to, charset, layout)
     try:
         with open(tmp, "w", encoding=encoding, errors="strict", newline="") as out:
             for piece in api.iter_dumps(data, to, layout=layout):

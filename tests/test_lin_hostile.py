@@ -265,3 +265,21 @@ def test_comment_lines_before_the_first_board_stop_being_held_at_the_limit() -> 
     assert len(f.directives) == 10 and len(f.boards) == 1
     assert [d.code for d in f.diagnostics] == ["limit"]
     assert bf.dumps(f, "lin", layout="preserve") == data.decode()
+
+
+def test_preserve_keeps_a_cp1252_lin_file_byte_for_byte(tmp_path: Path) -> None:
+    data = f"pn|Jos\xe9,M\xfcller,b,c|{DEAL}sv|o|mb|p|mb|p|mb|p|mb|p|pg||\n".encode("cp1252")
+    source = tmp_path / "in.lin"
+    source.write_bytes(data)
+    written = tmp_path / "lib.lin"
+    bf.write(bf.load(source), written, "lin", layout="preserve")
+    assert written.read_bytes() == data
+    cli = tmp_path / "cli.lin"
+    result = CliRunner().invoke(
+        main, ["convert", str(source), "--to", "lin", "--preserve", "-o", str(cli)]
+    )
+    assert result.exit_code == 0, result.output
+    assert cli.read_bytes() == data
+    exported = tmp_path / "export.lin"
+    bf.write(bf.load(source), exported, "lin")
+    assert exported.read_bytes().decode("utf-8").startswith("pn|José,Müller")  # export: UTF-8
