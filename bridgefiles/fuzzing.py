@@ -215,6 +215,81 @@ def make_input(
     return Input(mutate(rng, data, pool), f"generated:{fmt}+mutated", fmt)
 
 
+# -- JSON structure ---------------------------------------------------------------------
+
+_JSON_VALUES: tuple[object, ...] = (
+    None, True, False, 0, -1, 13, 14, 10**30, 1.5, float("nan"), float("inf"), "", "?", "N",
+    "Q", "9ZZ", "99", "\ud800", "\udfff\ud800", "x" * 300, [], {}, [[[[[]]]]], {"a": {"b": {}}},
+    "N:AKQJT98765432.A.. - - -", "1NT", "Pass", "AP", "*", "SA", "card", "call", "skip", "none",
+    {"code": "revoke", "severity": "error", "message": "forged"}, [{"name": "Deal", "value": "x"}],
+)
+
+
+def _json_paths(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.extend(_json_paths(v, (*path, k)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_json_paths(v, (*path, i)))
+    return out
+
+
+def _json_mutate(rng: random.Random, doc: object) -> object:
+    """One change to the structure: a value replaced, a key dropped or added (forged
+    ``diagnostics``/``source`` among them), a list item repeated, a node nested deep."""
+    paths = _json_paths(doc)
+    path = rng.choice(paths[1:] or paths)
+    if not path:
+        return rng.choice(_JSON_VALUES)
+    parent: object = doc
+    for key in path[:-1]:
+        parent = parent[key]  # type: ignore[index]
+    last = path[-1]
+    action = rng.randrange(6)
+    if action == 0 and isinstance(parent, dict):
+        parent.pop(last, None)
+    elif action == 1 and isinstance(parent, dict):
+        parent[rng.choice(("diagnostics", "source", "index", "format", "x", "tags"))] = (
+            rng.choice(_JSON_VALUES)
+        )
+    elif action == 2 and isinstance(parent, list):
+        assert isinstance(last, int)
+        parent[last:last] = [parent[last]] * rng.choice((1, 10, 1000))
+    elif action == 3:
+        value: object = parent[last]  # type: ignore[index]
+        for _ in range(rng.choice((1, 10, 200))):
+            value = [value] if rng.random() < 0.5 else {"k": value}
+        parent[last] = value  # type: ignore[index]
+    else:
+        parent[last] = rng.choice(_JSON_VALUES)  # type: ignore[index]
+    return doc
+
+
+def json_structure(rng: random.Random) -> Input:
+    """A generated event in our JSON layout with its structure changed 1-6 times."""
+    import json
+
+    import bridgefiles as bf
+
+    boards = list(synthetic.generate(rng.choice((1, 1, 2)), seed=rng.randrange(1 << 30)))
+    text = bf.dumps(bf.loads("".join(synthetic.to_pbn(boards)), format="pbn"), format="json")
+    doc: object = json.loads(text)
+    for _ in range(rng.choice((1, 1, 2, 3, 6))):
+        doc = _json_mutate(rng, doc)
+    layout = rng.random()
+    if layout < 0.5 and isinstance(doc, dict) and isinstance(doc.get("boards"), list):
+        lines = [json.dumps(b, ensure_ascii=rng.random() < 0.5) for b in doc["boards"]]
+        data = HEADER_LINE + ",\n".join(lines) + "\n]}\n"  # the line-a-board layout
+    else:
+        data = json.dumps(doc, ensure_ascii=layout < 0.8)
+    return Input(data.encode("utf-8", "surrogatepass"), "json-structure", "json")
+
+
+HEADER_LINE = '{"bridgefiles": 1, "boards": [\n'
+
+
 # -- the check --------------------------------------------------------------------------
 
 

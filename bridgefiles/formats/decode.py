@@ -22,6 +22,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 
 from bridgefiles.errors import StrictModeError
@@ -47,10 +48,16 @@ def _keep_as_latin1(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("bridgefiles-latin1", _keep_as_latin1)
 
 
+@lru_cache(maxsize=64)
 def _normalise_charset(name: str) -> str | None:
+    """The codec of a charset label, or None when it is no charset a text file can be
+    in: unknown, or a codec that is not a text encoding (rot13, hex, base64, zlib) or
+    cannot decode any bytes (idna, punycode)."""
     try:
         found = codecs.lookup(name).name
-    except LookupError:
+        "probe".encode(found)  # LookupError for bytes-to-bytes and str-to-str codecs
+        bytes(range(256)).decode(found, "replace")  # UnicodeError for idna, punycode
+    except (LookupError, UnicodeError, ValueError, TypeError):
         return None
     return "iso8859-1" if found in ("latin-1", "latin_1") else found
 
@@ -361,8 +368,8 @@ class LineDecoder:
                 self._add(
                     warning(
                         "encoding",
-                        f"unknown charset {self.declared!r} asked for; reading as UTF-8 where "
-                        "valid, else Windows-1252",
+                        f"unknown charset {self.declared!r} asked for (or not a text encoding); "
+                        "reading as UTF-8 where valid, else Windows-1252",
                         path=self.path,
                     )
                 )
@@ -398,8 +405,8 @@ class LineDecoder:
             self._add(
                 warning(
                     "encoding",
-                    f"unknown charset {label!r} declared; reading as UTF-8 where valid, "
-                    "else Windows-1252",
+                    f"unknown charset {label!r} declared (or not a text encoding); reading as "
+                    "UTF-8 where valid, else Windows-1252",
                     **where,
                 )
             )

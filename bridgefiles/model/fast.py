@@ -9,6 +9,7 @@ module writes pydantic's internals: the formats call it, never write them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Any, TypeVar
 
@@ -32,6 +33,21 @@ def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], bool]:
     return defaults, factories
 
 
+# The fields-set pydantic keeps on each instance, shared by every instance with the same
+# one: a set of seven names takes about 500 bytes, more than the values it names, and the
+# models are frozen (pydantic copies the set before model_copy changes it).
+_SHARED_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def shared_fields(names: Iterable[str]) -> set[str]:
+    """The one shared set holding ``names``, for ``construct``'s ``fields_set``."""
+    key = frozenset(names)
+    found = _SHARED_SETS.get(key)
+    if found is None:
+        found = _SHARED_SETS[key] = set(key)
+    return found
+
+
 def make(cls: type[M], **values: Any) -> M:
     """An instance of ``cls`` with ``values`` and the defaults, not validated.
 
@@ -42,7 +58,7 @@ def make(cls: type[M], **values: Any) -> M:
         return cls.model_construct(**values)
     obj = cls.__new__(cls)
     _set(obj, "__dict__", {**defaults, **values})
-    _set(obj, "__pydantic_fields_set__", set(values))
+    _set(obj, "__pydantic_fields_set__", shared_fields(values.keys()))
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
     return obj
@@ -78,14 +94,14 @@ def construct_all(cls: type[M], rows: list[dict[str, Any]]) -> list[M]:
     """:func:`construct` for many values of one model, each ``rows`` item holding every
     field; all fields count as set. One call for a whole section of cards or calls."""
     if rows and len(rows[0]) != len(cls.model_fields):
-        return [construct(cls, row, set(row)) for row in rows]
-    names = frozenset(cls.model_fields)
+        return [construct(cls, row, shared_fields(row.keys())) for row in rows]
+    names = shared_fields(frozenset(cls.model_fields))
     out: list[M] = []
     append = out.append
     for row in rows:
         obj = _new(cls)
         _set(obj, "__dict__", row)
-        _set(obj, "__pydantic_fields_set__", set(names))
+        _set(obj, "__pydantic_fields_set__", names)
         _set(obj, "__pydantic_extra__", None)
         _set(obj, "__pydantic_private__", None)
         append(obj)

@@ -38,7 +38,8 @@ class Lexeme:
 
 
 Section = tuple[Lexeme, list[Lexeme]]
-Game = tuple[list[Lexeme], list[Section]]
+# lead items, sections, and where the game stopped being read (None: read to its end)
+Game = tuple[list[Lexeme], list[Section], tuple[int, int] | None]
 
 
 @cache
@@ -53,8 +54,12 @@ def _master() -> tuple[re.Pattern[str], frozenset[str]]:
     return re.compile(union), frozenset(grammar.ignore_tokens)
 
 
-def lex_game(text: str) -> Game:
+def lex_game(text: str, max_tokens: int | None = None) -> Game:
     """The game's lead items (before its first tag) and its sections, in one pass.
+
+    Past ``max_tokens`` tokens (comments, escape lines, tag runs, data runs) the rest of
+    the game is not lexed, so one game of a million comments cannot take a GB; the
+    position where it stopped is returned for the reader's ``limit`` finding.
 
     ``text`` has ``\\n`` line ends. Every character belongs to some terminal (``JUNK``
     takes any other), so nothing is skipped; a gap would be a bug, and is kept as JUNK.
@@ -64,6 +69,7 @@ def lex_game(text: str) -> Game:
     sections: list[Section] = []
     items = lead
     line, line_start, last = 1, 0, 0
+    budget = max_tokens if max_tokens is not None else -1
     for m in master.finditer(text):
         kind = m.lastgroup or "JUNK"
         if kind in ignored:
@@ -73,10 +79,13 @@ def lex_game(text: str) -> Game:
         if newlines:
             line += newlines
             line_start = text.rfind("\n", last, start) + 1
+        if budget == 0:
+            return lead, sections, (line, start - line_start + 1)
+        budget -= 1
         if kind == "TAGS":
             items = []
             sections.append((Lexeme(kind, m.group(), line, start - line_start + 1), items))
         else:
             items.append(Lexeme(kind, m.group(), line, start - line_start + 1))
         last = start
-    return lead, sections
+    return lead, sections, None

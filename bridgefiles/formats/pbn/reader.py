@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.decode import text_lines
 from bridgefiles.formats.pbn import tables as tbl
 from bridgefiles.formats.pbn.lexer import Lexeme, lex_game
 from bridgefiles.formats.pbn.sections import SectionReader
@@ -46,13 +47,13 @@ from bridgefiles.formats.pbn.tags import (
     unescape,
 )
 from bridgefiles.formats.registry import FileInfo, ReadOptions
-from bridgefiles.limits import DEFAULT_LIMITS, Limits
+from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
 from bridgefiles.model.annotations import Comment, CommentKind, Note
 from bridgefiles.model.auction import Auction
 from bridgefiles.model.board import Board, Column, EscapeLine, Table, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, Severity
-from bridgefiles.model.fast import construct, make
+from bridgefiles.model.fast import construct, make, shared_fields
 from bridgefiles.model.play import Play
 from bridgefiles.model.seats import Seat
 
@@ -60,6 +61,7 @@ _SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
 Problem = tuple[str, Severity, str, int, int]
 # Known tags that are not plain identification tags: the general path reads them.
 _PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
+_TAG_SET = shared_fields({"name", "value", "raw", "line", "column"})
 
 
 @dataclass
@@ -92,7 +94,7 @@ def read_pbn(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iter
             info.newline = _newline(text)
         if part.kind == "preamble":
             info.preamble = text
-            info.directives = _escape_lines(part.game)
+            info.directives = _escape_lines(part.game, limits, options.path, info)
             state.export = any(d.text.strip().upper() == "EXPORT" for d in info.directives)
             continue
         if part.kind == "trailer":
@@ -119,10 +121,27 @@ def read_pbn(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iter
         index += 1
 
 
-def _escape_lines(game: RawGame) -> list[EscapeLine]:
-    out = []
-    for i, line in enumerate(game.lines):
+def _escape_lines(
+    game: RawGame, limits: Limits, path: str | None, info: FileInfo
+) -> list[EscapeLine]:
+    """The ``%`` lines before the first game, as directives: at most
+    ``max_commands_per_board`` of them become models (the text is kept whole anyway)."""
+    out: list[EscapeLine] = []
+    most = limits.max_commands_per_board
+    for i, line in enumerate(text_lines(game.text)):
         if line.startswith("%"):
+            if most is not None and len(out) >= most:
+                info.diagnostics.append(
+                    limit_diagnostic(
+                        "max_commands_per_board",
+                        most,
+                        "the escape lines before the first game",
+                        "the rest are kept as text but not read as directives",
+                        line=game.first_line + i,
+                        path=path,
+                    )
+                )
+                break
             out.append(make(EscapeLine, text=line[1:].rstrip("\r\n"), line=game.first_line + i))
     return out
 
@@ -202,7 +221,16 @@ class GameReader:
     def board(self) -> Board:
         text = self.game.text
         parse_text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-        lead, sections = lex_game(parse_text)
+        lead, sections, cut = lex_game(parse_text, self.limits.max_commands_per_board)
+        if cut is not None:
+            self.problem(
+                "limit",
+                "the game's tokens (tags, comments, escape lines, section runs) go over the "
+                f"limit max_commands_per_board={self.limits.max_commands_per_board:,}; the "
+                "rest of the game is not read (raise it with Limits(max_commands_per_board=...))",
+                self.offset + cut[0],
+                cut[1],
+            )
         for tok in lead:
             self.lead_item(tok)
         if sections:
@@ -380,7 +408,7 @@ class GameReader:
                     "column": col,
                     "implied": False,
                 },
-                {"name", "value", "raw", "line", "column"},  # what make() would record
+                _TAG_SET,  # what make() would record
             )
         )
         return True

@@ -24,7 +24,7 @@ from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgefiles.model.cards import ALL_CARDS, Card, Strain
 from bridgefiles.model.diagnostic import Severity
-from bridgefiles.model.fast import construct, construct_all, make
+from bridgefiles.model.fast import construct, construct_all, make, shared_fields
 from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
 from bridgefiles.model.seats import Seat
 
@@ -59,6 +59,8 @@ _NOTE_REF = {f"={n}=": n for n in range(1, 33)}  # the note references _annotati
 # Every field is given when the reader builds these (the fields-set pydantic keeps).
 _ENTRY_FIELDS = frozenset(AuctionEntry.model_fields)
 _SLOT_FIELDS = frozenset(PlayedCard.model_fields)
+_ENTRY_SET = shared_fields(_ENTRY_FIELDS)
+_SLOT_SET = shared_fields(_SLOT_FIELDS)
 
 AUCTION_ONLY_NAGS = frozenset({*range(1, 7), 13, *range(20, 94)})
 PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
@@ -138,7 +140,7 @@ def _entry_model(item: _Item | AuctionEntry | PlayedCard) -> AuctionEntry:
             "line": item.line,
             "column": item.column,
         },
-        set(_ENTRY_FIELDS),
+        _ENTRY_SET,
     )
 
 
@@ -157,7 +159,7 @@ def _slot_model(item: _Item | AuctionEntry | PlayedCard) -> PlayedCard:
             "line": item.line,
             "column": item.column,
         },
-        set(_SLOT_FIELDS),
+        _SLOT_SET,
     )
 
 
@@ -319,7 +321,7 @@ class SectionReader:
                 if isinstance(item, _Item):
                     self.items.append(item)
                 else:
-                    self.items.append(construct(model, item, set(item)))
+                    self.items.append(construct(model, item, shared_fields(item.keys())))
         self.note_refs.extend(refs)
         if end is not None:
             self.end = end_mark

@@ -34,6 +34,7 @@ _BAD_CHAR = re.compile(r"[\x00-\x08\x0c\x0e-\x1f\x7f-\x9f]")
 _SPECIAL = re.compile(r'[{;"]')
 _STRING_END = re.compile(r'(?:[^"\\]|\\.)*"')
 _BLANK = " \t\r\n"
+_COMPACT = 4096  # lines joined into one string, so a run of '%' lines stays small
 MAX_PBN_LINE = 255  # including the line end, counted as one character (PBN 2.1)
 _TABLE_SPECIAL = re.compile(r'[\[{;"]')
 
@@ -42,7 +43,7 @@ _TABLE_SPECIAL = re.compile(r'[\[{;"]')
 class RawGame:
     """The lines of one game (line ends kept) and what the line checks found."""
 
-    lines: list[str]
+    lines: list[str]  # the lines, or runs of them joined (long runs of % lines)
     first_line: int
     problems: list[Problem] = field(default_factory=list)
 
@@ -221,6 +222,7 @@ def split_games(
     has_content = False
     preamble_done = False
     table = _Table()
+    loose = 0  # escape lines appended since the last compaction
     for line in lines:
         lineno += 1
         if len(line) > max_line_length:
@@ -260,19 +262,23 @@ def split_games(
         first = line[:1]
         if first == "%":
             pending.append(line)
+            loose += 1
+            if loose >= _COMPACT:  # a long run of escape lines: held as text, not lines
+                pending[-loose:] = ["".join(pending[-loose:])]
+                loose = 0
             continue
         if not line.strip(_BLANK):
             pending.append(line)
             if has_content:
                 yield Split("game", RawGame(pending, start, problems))
-                pending, problems, start, has_content = [], [], lineno + 1, False
+                pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
                 table = _Table()
             continue
         if not preamble_done:
             preamble_done = True
             if pending:
                 yield Split("preamble", RawGame(pending, start, []))
-                pending, start = [], lineno
+                pending, start, loose = [], lineno, 0
         if first == "[" and "{" not in line and ";" not in line:
             has_content = True
             if table.open or "Table" in line:
