@@ -4,6 +4,7 @@ and JSON readers and the decode layer, each with small limits so it stays fast."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -103,3 +104,19 @@ def test_a_charset_that_is_no_text_encoding_is_refused_with_a_finding(label: str
     assert "caf\xe9" in bf.dumps(loaded, "pbn")
     asked = bf.loads(b'[Event "x"]\n', format="pbn", encoding=label)
     assert any(d.code == "encoding" for d in asked.all_diagnostics())
+
+
+def test_a_cp1252_fallback_file_with_undefined_bytes_is_written_back(tmp_path: Path) -> None:
+    """0x81, 0x8D, 0x8F, 0x90 and 0x9D mean nothing in Windows-1252: read as the
+    ISO-8859-1 controls of the same code (with a finding), they are written back as
+    the same bytes, by preserve and by export alike."""
+    data = b'[Event "caf\xe9 \x80 \x81\x8d\x8f\x90\x9d"]\r\n[Board "1"]\r\n'
+    loaded = bf.loads(data, format="pbn")
+    assert "encoding" in _codes(loaded)
+    kept = tmp_path / "kept.pbn"
+    bf.write(loaded, kept, format="pbn", layout="preserve")
+    assert kept.read_bytes() == data
+    exported = tmp_path / "exported.pbn"
+    bf.write(loaded, exported, format="pbn")
+    assert b'[Event "caf\xe9 \x80 \x81\x8d\x8f\x90\x9d"]' in exported.read_bytes()
+    assert bf.load(exported).boards[0].tag("Event") == loaded.boards[0].tag("Event")

@@ -36,8 +36,10 @@ def _limit_messages(f: bf.BridgeFile) -> list[str]:
 
 
 def _json_event(n: int, value: str = "x") -> bytes:
-    boards = [Board(tags=(TagPair(name="Board", value=str(i)), TagPair(name="Event", value=value)))
-              for i in range(n)]
+    boards = [  # boards numbered from 1: a JSON board's tags are checked as PBN's are
+        Board(tags=(TagPair(name="Board", value=str(i + 1)), TagPair(name="Event", value=value)))
+        for i in range(n)
+    ]
     return bf.dumps(boards, "json").encode("utf-8")
 
 
