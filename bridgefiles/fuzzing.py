@@ -5,7 +5,9 @@ extra dependency and every input is reproducible from ``(seed, index)``; the
 hypothesis strategies of the tests draw their randomness and call the same
 mutators. :func:`exercise` is the contract under test: whatever the bytes,
 reading them as each format, validating each board and writing the result back
-raises nothing but :class:`~bridgefiles.errors.BridgeFileError`.
+raises nothing but :class:`~bridgefiles.errors.BridgeFileError`, and never an
+:class:`~bridgefiles.errors.InternalError` (nor a diagnostic with code ``internal``):
+those are our own bugs, counted as crashes, never as refused input.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bridgefiles import synthetic
-from bridgefiles.errors import BridgeFileError
+from bridgefiles.errors import BridgeFileError, InternalError
 from bridgefiles.limits import Limits
+from bridgefiles.model.diagnostic import Diagnostic
 
 FORMATS = ("pbn", "lin", "json")
 
@@ -212,6 +215,81 @@ def make_input(
     return Input(mutate(rng, data, pool), f"generated:{fmt}+mutated", fmt)
 
 
+# -- JSON structure ---------------------------------------------------------------------
+
+_JSON_VALUES: tuple[object, ...] = (
+    None, True, False, 0, -1, 13, 14, 10**30, 1.5, float("nan"), float("inf"), "", "?", "N",
+    "Q", "9ZZ", "99", "\ud800", "\udfff\ud800", "x" * 300, [], {}, [[[[[]]]]], {"a": {"b": {}}},
+    "N:AKQJT98765432.A.. - - -", "1NT", "Pass", "AP", "*", "SA", "card", "call", "skip", "none",
+    {"code": "revoke", "severity": "error", "message": "forged"}, [{"name": "Deal", "value": "x"}],
+)
+
+
+def _json_paths(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.extend(_json_paths(v, (*path, k)))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_json_paths(v, (*path, i)))
+    return out
+
+
+def _json_mutate(rng: random.Random, doc: object) -> object:
+    """One change to the structure: a value replaced, a key dropped or added (forged
+    ``diagnostics``/``source`` among them), a list item repeated, a node nested deep."""
+    paths = _json_paths(doc)
+    path = rng.choice(paths[1:] or paths)
+    if not path:
+        return rng.choice(_JSON_VALUES)
+    parent: object = doc
+    for key in path[:-1]:
+        parent = parent[key]  # type: ignore[index]
+    last = path[-1]
+    action = rng.randrange(6)
+    if action == 0 and isinstance(parent, dict):
+        parent.pop(last, None)
+    elif action == 1 and isinstance(parent, dict):
+        parent[rng.choice(("diagnostics", "source", "index", "format", "x", "tags"))] = (
+            rng.choice(_JSON_VALUES)
+        )
+    elif action == 2 and isinstance(parent, list):
+        assert isinstance(last, int)
+        parent[last:last] = [parent[last]] * rng.choice((1, 10, 1000))
+    elif action == 3:
+        value: object = parent[last]  # type: ignore[index]
+        for _ in range(rng.choice((1, 10, 200))):
+            value = [value] if rng.random() < 0.5 else {"k": value}
+        parent[last] = value  # type: ignore[index]
+    else:
+        parent[last] = rng.choice(_JSON_VALUES)  # type: ignore[index]
+    return doc
+
+
+def json_structure(rng: random.Random) -> Input:
+    """A generated event in our JSON layout with its structure changed 1-6 times."""
+    import json
+
+    import bridgefiles as bf
+
+    boards = list(synthetic.generate(rng.choice((1, 1, 2)), seed=rng.randrange(1 << 30)))
+    text = bf.dumps(bf.loads("".join(synthetic.to_pbn(boards)), format="pbn"), format="json")
+    doc: object = json.loads(text)
+    for _ in range(rng.choice((1, 1, 2, 3, 6))):
+        doc = _json_mutate(rng, doc)
+    layout = rng.random()
+    if layout < 0.5 and isinstance(doc, dict) and isinstance(doc.get("boards"), list):
+        lines = [json.dumps(b, ensure_ascii=rng.random() < 0.5) for b in doc["boards"]]
+        data = HEADER_LINE + ",\n".join(lines) + "\n]}\n"  # the line-a-board layout
+    else:
+        data = json.dumps(doc, ensure_ascii=layout < 0.8)
+    return Input(data.encode("utf-8", "surrogatepass"), "json-structure", "json")
+
+
+HEADER_LINE = '{"bridgefiles": 1, "boards": [\n'
+
+
 # -- the check --------------------------------------------------------------------------
 
 
@@ -228,7 +306,8 @@ class Outcome:
 
 @dataclass
 class Crash:
-    """An exception other than BridgeFileError: a bug to fix."""
+    """An exception other than BridgeFileError, an InternalError, or an ``internal``
+    diagnostic: a bug to fix."""
 
     operation: str
     format: str
@@ -242,7 +321,10 @@ FUZZ_LIMITS = Limits(max_file_size=4 << 20, max_line_length=400_000, max_boards=
 
 
 def _signature(exc: BaseException) -> str:
-    """Exception type and the innermost frame of ours: one crash, one fixture."""
+    """Exception type and the innermost frame of ours: one crash, one fixture
+    (for an InternalError, those of the exception it wraps)."""
+    if isinstance(exc, BridgeFileError) and exc.__cause__ is not None:
+        exc = exc.__cause__
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if "bridgefiles" in f.filename]
     where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else "?"
     return f"{type(exc).__name__}@{where}"
@@ -261,11 +343,8 @@ def exercise(
     formats (the format the input was before mutation), to spend the time on reading;
     every read is validated."""
     import bridgefiles as bf
+    from bridgefiles.validate import validate_board
 
-    try:
-        from bridgefiles.validate import validate_board
-    except ImportError:  # the validator not built yet
-        validate_board = None  # type: ignore[assignment]
     out = Outcome()
     for fmt in formats:
         step = f"loads(format={fmt!r}, strict={strict})"
@@ -273,12 +352,13 @@ def exercise(
             out.operations += 1
             loaded = bf.loads(data, format=fmt, strict=strict, limits=FUZZ_LIMITS)
             out.boards += len(loaded.boards)
-            out.diagnostics += len(loaded.all_diagnostics())
-            if validate_board is not None:
-                for board in loaded.boards:
-                    step = f"validate(board {board.index}) after loads(format={fmt!r})"
-                    out.operations += 1
-                    validate_board(board)
+            found = loaded.all_diagnostics()
+            out.diagnostics += len(found)
+            _no_internal(found)
+            for board in loaded.boards:
+                step = f"validate(board {board.index}) after loads(format={fmt!r})"
+                out.operations += 1
+                _no_internal(validate_board(board).diagnostics)
             if write_back is not None and fmt not in write_back:
                 continue
             for target in ("pbn", "lin", "json"):
@@ -289,19 +369,48 @@ def exercise(
                     step = f"loads(dumps(format={target!r})) after loads(format={fmt!r})"
                     out.operations += 1
                     bf.loads(text, format=target, limits=FUZZ_LIMITS)
-        except BridgeFileError:
+        except BridgeFileError as exc:
+            if is_internal(exc):
+                out.crash = _crash(step, fmt, exc, data)
+                return out
             out.refused += 1
         except Exception as exc:
-            out.crash = Crash(
-                operation=step,
-                format=fmt,
-                exception=f"{type(exc).__name__}: {str(exc)[:500]}",
-                traceback="".join(traceback.format_exception(exc))[-6000:],
-                signature=_signature(exc),
-                data=data,
-            )
+            out.crash = _crash(step, fmt, exc, data)
             return out
     return out
+
+
+# How the library's guards worded our own bugs before they raised InternalError and gave
+# diagnostics the code ``internal``; counted as bugs too, so none slips through as input.
+_OLD_WORDING = "internal error"
+
+
+def is_internal(exc: BridgeFileError) -> bool:
+    """Whether a BridgeFileError stands for a bug of ours rather than bad input."""
+    if isinstance(exc, InternalError):
+        return True
+    return exc.__cause__ is not None and str(exc).startswith(_OLD_WORDING)
+
+
+class InternalFinding(Exception):
+    """A diagnostic with code ``internal`` among the findings: our bug, reported as one."""
+
+
+def _no_internal(diagnostics: Sequence[Diagnostic]) -> None:
+    for d in diagnostics:
+        if d.code == "internal" or d.message.startswith(_OLD_WORDING):
+            raise InternalFinding(d.message)
+
+
+def _crash(step: str, fmt: str, exc: Exception, data: bytes) -> Crash:
+    return Crash(
+        operation=step,
+        format=fmt,
+        exception=f"{type(exc).__name__}: {str(exc)[:500]}",
+        traceback="".join(traceback.format_exception(exc))[-6000:],
+        signature=_signature(exc),
+        data=data,
+    )
 
 
 def shrink(data: bytes, still_crashes: Callable[[bytes], bool], budget: int = 300) -> bytes:

@@ -1,6 +1,7 @@
-"""Timings of inputs made to be slow: each is read at sizes n, 2n, 4n, ... and the time
-per input byte should stay flat (linear work). The tests assert the same as counts
-of work (tests/test_limits.py); only this script looks at the clock.
+"""Timings and peak memory of inputs made to be slow or big: each is read at sizes n, 2n,
+4n, 8n; the time per input byte should stay flat (linear work) and the peak memory stay
+well under 1 GB at the largest. The tests assert the same as counts of work
+(tests/test_limits.py, tests/test_hostile_core.py); only this script looks at the clock.
 
     .venv/bin/python scripts/bench_limits.py [--quick] [--max-seconds S]
 """
@@ -24,6 +25,9 @@ from bridgefiles.limits import Limits
 GAME = '[Event "e"]\n[Board "1"]\n[Dealer "N"]\n'
 
 
+_LIN_BOARD = b"pn|a,b,c,d|md|3SAKQJ5432HAKQJ5D2C2,S6H6D6543C876543,ST987HT98DAKQJCAK,|\n"
+
+
 def _pbn(extra: str) -> bytes:
     return (GAME + extra + "\n\n").encode()
 
@@ -44,8 +48,37 @@ CASES: list[tuple[str, str, Callable[[int], bytes], int]] = [
     ("LIN: many commands in a board", "lin",
      lambda n: b"pn|a,b,c,d|md|1SAKQ,,,|" + b"mb|p|" * n + b"\n", 2_000),
     ("LIN: a line of bars", "lin", lambda n: b"|" * n, 10_000),
+    # -- LIN, issue 15 (the reading core's LIN part: chunks capped inside a line, pending
+    # text kept in pieces, run positions counted forward) --------------------------------
+    ("LIN: lines of bars ending in a letter", "lin", lambda n: b"||||||||||||x\n" * n, 20_000),
+    ("LIN: % lines before a board", "lin", lambda n: b"% comment line\n" * n + _LIN_BOARD,
+     50_000),
+    ("LIN: play run with line breaks", "lin",
+     lambda n: _LIN_BOARD.rstrip(b"\n") + b"pc|SA|\n pc|HA| " * n + b"\n", 10_000),
     ("JSON: deep nesting", "json", lambda n: b"[" * n, 250_000),
+    # issue 15, the reading core's own generators
+    ("PBN: one game of {c} comments", "pbn", lambda n: _pbn("{c}\n" * n), 100_000),
+    ("PBN: % lines before a game", "pbn", lambda n: b"%x\n" * n + _pbn(""), 200_000),
+    ("PBN: % lines inside a game", "pbn", lambda n: _pbn("%x\n" * n), 200_000),
+    ("PBN: generated event (boards)", "pbn", lambda n: _event(n, "pbn"), 1_000),
+    ("JSON: a string of escaped quotes", "json",
+     lambda n: b'{"tags": [{"name": "Event", "value": "' + b'\\"' * n + b'"}]}', 80_000),
+    ("JSON: lone surrogate escapes", "json",
+     lambda n: b'{"tags": [{"name": "Event", "value": "' + b"\\ud800" * n + b'"}]}', 20_000),
+    ("JSON: generated event (boards)", "json", lambda n: _event(n, "json"), 500),
+    ("JSON: written from PBN, long commentary", "json",
+     lambda n: bf.dumps(bf.loads(_pbn("{" + "w " * n + "}"), "pbn"), "json").encode(), 20_000),
 ]
+
+
+def _event(boards: int, fmt: str) -> bytes:
+    """A generated event (full auctions, play, notes) as PBN, or as our JSON of it."""
+    from bridgefiles.synthetic import generate, to_pbn
+
+    text = "".join(to_pbn(generate(boards, seed=7)))
+    if fmt == "json":
+        text = bf.dumps(bf.loads(text, "pbn"), "json")
+    return text.encode("utf-8")
 
 
 # -- scoring (issue 15; this block belongs to the scoring part) ---------------------------
@@ -98,15 +131,18 @@ def _run(fmt: str, data: bytes) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="three sizes instead of four")
+    parser.add_argument("--only", default=None, help="cases whose name holds this text")
     parser.add_argument("--max-seconds", type=float, default=20.0,
                         help="stop a series once one size takes longer than this")
     opts = parser.parse_args(argv)
     steps = 3 if opts.quick else 4
     print(f"{'case':40} {'n':>9} {'bytes':>11} {'seconds':>8} {'us/KB':>8} {'x time':>7} "
-          f"{'peak MB (first n)':>8}")
+          f"{'peak MB':>8}")
     worst = 0.0
-    peak = 0.0
+    peak = largest = 0.0
     for name, fmt, make, first in CASES:
+        if opts.only and opts.only.lower() not in name.lower():
+            continue
         previous = None
         for step in range(steps):
             n = first * 2**step
@@ -114,11 +150,11 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             _run(fmt, data)
             elapsed = time.perf_counter() - started
-            if step == 0:  # memory once per case: tracing allocations slows everything
-                tracemalloc.start()
-                _run(fmt, data)
-                peak = tracemalloc.get_traced_memory()[1] / 1e6
-                tracemalloc.stop()
+            tracemalloc.start()  # a second run: tracing allocations slows it down
+            _run(fmt, data)
+            peak = tracemalloc.get_traced_memory()[1] / 1e6
+            tracemalloc.stop()
+            largest = max(largest, peak)
             growth = elapsed / previous if previous else float("nan")
             if previous:
                 worst = max(worst, growth)
@@ -130,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name:40} stopped: {elapsed:.1f} s at n={n:,} (not linear?)")
                 break
     print(f"worst growth of time when the input doubles: x{worst:.2f} (linear: about x2)")
+    print(f"largest peak memory (traced Python allocations): {largest:.0f} MB")
     return 0
 
 

@@ -3,7 +3,8 @@
 Each input (reproducible from ``--seed`` and its index) is read as PBN, LIN and
 JSON, every board validated and written back in each format
 (:func:`bridgefiles.fuzzing.exercise`). Anything raised other than
-BridgeFileError -- or an input taking longer than ``--timeout`` seconds -- is
+BridgeFileError, an InternalError or an ``internal`` finding (our own bugs), or an
+input taking longer than ``--timeout`` seconds, is
 shrunk and saved in ``fixtures/fuzz-regressions/`` as ``fuzz-<hash>.<format>``
 with a ``.txt`` note (origin, operation, traceback); ``tests/test_fuzz_regressions.py``
 replays every file there.
@@ -100,21 +101,24 @@ def _run_one(
     return result
 
 
-def work(args: tuple[int, int, int, float, bool, int]) -> Tally:
+def work(args: tuple[int, int, int, float, bool, int, str]) -> Tally:
     """Inputs ``start..stop`` of the run with ``seed`` (one worker's share)."""
-    start, stop, seed, timeout, reload, write_every = args
+    start, stop, seed, timeout, reload, write_every, mode = args
     signal.signal(signal.SIGALRM, _alarm)
     corpus = load_corpus()
     pool = [d for _, d in corpus if len(d) < 200_000]
     tally = Tally()
     for index in range(start, stop):
         rng = random.Random(f"{seed}:{index}")
-        item = fuzzing.make_input(rng, corpus, pool)
+        if mode == "json" or (mode == "mixed" and index % 4 == 3):
+            item = fuzzing.json_structure(rng)
+        else:
+            item = fuzzing.make_input(rng, corpus, pool)
         outcome = _run_one(item.data, timeout, item.hint, reload,
                            write=index % write_every == 0)
         tally.inputs += 1
         tally.bytes += len(item.data)
-        if "mutated" in item.origin:
+        if "mutated" in item.origin or item.origin == "json-structure":
             tally.mutated += 1
         else:
             tally.generated += 1
@@ -135,10 +139,10 @@ def _format_of(crash: fuzzing.Crash) -> str:
 
 
 def _batches(
-    count: int, seed: int, timeout: float, size: int, reload: bool, write_every: int
-) -> Iterator[tuple[int, int, int, float, bool, int]]:
+    count: int, seed: int, timeout: float, size: int, reload: bool, write_every: int, mode: str
+) -> Iterator[tuple[int, int, int, float, bool, int, str]]:
     for start in range(0, count, size):
-        yield start, min(count, start + size), seed, timeout, reload, write_every
+        yield start, min(count, start + size), seed, timeout, reload, write_every, mode
 
 
 def _known_signatures() -> set[str]:
@@ -184,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-every", type=int, default=1, metavar="K",
                         help="validate and write back every K-th input only (default 1: all)")
     parser.add_argument("--no-record", action="store_true", help="report crashes, save nothing")
+    parser.add_argument("--mode", choices=("bytes", "json", "mixed"), default="bytes",
+                        help="mutated bytes (corpus and generated events), JSON structure "
+                        "(our JSON layout with values, keys and nesting changed), or both")
     opts = parser.parse_args(argv)
     corpus = load_corpus()
     print(f"fuzz: {opts.count:,} inputs, seed {opts.seed}, {opts.jobs} jobs, "
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     total = Tally()
     size = max(50, min(1000, opts.count // (opts.jobs * 8) or 50))
     batches = list(_batches(opts.count, opts.seed, opts.timeout, size, opts.reload,
-                            opts.write_every))
+                            opts.write_every, opts.mode))
     known = _known_signatures()
     with multiprocessing.Pool(opts.jobs) as procs:
         for done, tally in enumerate(procs.imap_unordered(work, batches), start=1):
@@ -219,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time {elapsed:.1f} s ({total.inputs / elapsed:.0f} inputs/s)")
     for sig, (crash, origin) in sorted(total.crashes.items()):
         print(f"CRASH {sig}: {crash.operation}: {crash.exception[:200]} [{origin}]")
-    print(f"crashes (exceptions other than BridgeFileError, or hangs): {len(total.crashes)}")
+    print(f"crashes (exceptions other than BridgeFileError, internal errors, or hangs): "
+          f"{len(total.crashes)}")
     return 1 if total.crashes else 0
 
 

@@ -1,8 +1,7 @@
 """LIN <-> PBN through the models: what each keeps, and what is reported as lost.
 
 ``adapt`` is tested on its own (LIN -> PBN form -> LIN) over the whole LIN corpus,
-so these tests do not wait for the PBN writer; the text round trips through the
-PBN writer and reader skip while that writer is not ready.
+and the text round trips through the PBN writer and reader.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import pytest
 
 import bridgefiles as bf
 from bridgefiles.api import dumps_with_diagnostics
-from bridgefiles.formats.convert import LOST, adapt, lin_text_to_pbn, pbn_text_to_lin
+from bridgefiles.formats.convert import LOST, adapt, alert_note, lin_text_to_pbn, pbn_text_to_lin
 from bridgefiles.model import (
     Annotations,
     Auction,
@@ -128,12 +127,29 @@ def test_explanations_become_notes_and_come_back() -> None:
     pbn = adapt(board, "pbn")
     assert pbn.auction is not None
     first, second = pbn.auction.entries[:2]
-    assert first.annotations.suffix == "!" and first.annotations.note == 1
+    # an alert is a note, never the suffix '!' (NAG $1 "good call", pbn.md 6.3)
+    assert first.annotations.suffix is None and first.annotations.note == 1
     assert second.annotations.suffix is None and second.annotations.note == 2
-    assert [n.text for n in pbn.auction.notes] == ["16+ with 4 \\S", "weak"]
+    assert not first.annotations.nags and not first.annotations.alert
+    assert [n.text for n in pbn.auction.notes] == ["Alert: 16+ with 4 \\S", "weak"]
     assert pbn.auction.entries[-1].annotations.comments == (Comment(text="what a hand"),)
     back = adapt(pbn.model_copy(update={"format": "pbn"}), "lin")
     assert _calls(back)[:2] == [("1C", True, "16+ with 4 !S"), ("2H", False, "weak")]
+
+
+def test_alerts_without_text_and_through_pbn_text() -> None:
+    lin = (
+        "pn|s,w,n,e|md|1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,|sv|o|"
+        "mb|1C!|mb|2H!|an|weak|mb|p|mb|p|mb|p|pg||\n"
+    )
+    board = bf.loads(lin, format="lin").boards[0]
+    pbn_text, _ = dumps_with_diagnostics([board], format="pbn")
+    assert '[Note "1:Alert"]' in pbn_text and '[Note "2:Alert: weak"]' in pbn_text
+    assert "$1" not in pbn_text and "!" not in pbn_text.split("[Auction")[1].split("[Note")[0]
+    from_pbn = bf.loads(pbn_text, format="pbn").boards[0]
+    lin_text, _ = dumps_with_diagnostics([from_pbn], format="lin")
+    assert "mb|1C!|mb|2H!|an|weak|mb|p|" in lin_text
+    assert alert_note("Alert: x") == (True, "x") and alert_note("x") == (False, "x")
 
 
 def test_suit_escapes() -> None:
@@ -181,12 +197,13 @@ def _pbn_board(**changes: Any) -> Board:
 def test_pbn_to_lin_keeps_what_lin_can_say_and_reports_the_rest() -> None:
     board = _pbn_board()
     text, lost = dumps_with_diagnostics([board], format="lin")
-    assert "mb|1N|an|15-17 !H|mb|p|mb|3N!|mb|p|mb|p|mb|p|" in text
+    assert "mb|1N|an|15-17 !H|mb|p|mb|3N|mb|p|mb|p|mb|p|" in text  # '!' is "good call"
     assert "mc|12|" in text  # the Result with no play becomes a claim
     assert "pn|,,Smith  J,|" in text
     messages = " / ".join(d.message for d in lost)
     assert "Event" in messages and "Date" in messages  # no room: no vugraph header
     assert "','" in messages
+    assert "suffix !" in messages
     assert all(d.code == LOST and d.board == "1" for d in lost)
     again = bf.loads(text, format="lin").boards[0]
     assert again.contract is not None and again.contract.text == "3NT"
@@ -224,23 +241,7 @@ def test_team_match_from_pbn_gets_a_vugraph_header() -> None:
     assert again[0].tag("Event") == "Club night"
 
 
-def _pbn_writer_ready() -> bool:
-    try:
-        board = bf.loads(
-            "pn|a,b,c,d|md|1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,"
-            "S6789H6789D6789C3,|sv|o|ah|Board 1|mb|p|\n",
-            format="lin",
-        ).boards[0]
-        return "[Board" in bf.dumps([board], format="pbn")
-    except bf.BridgeFileError:
-        return False
-
-
-NEED_PBN = pytest.mark.skipif(not _pbn_writer_ready(), reason="the PBN writer is not ready yet")
-
-
 @NEED_CORPUS
-@NEED_PBN
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_lin_to_pbn_to_lin_text(path: Path) -> None:
     boards = [b for b in bf.load(path).boards if not _movie(b) and b.deal is not None]
@@ -256,7 +257,6 @@ def test_lin_to_pbn_to_lin_text(path: Path) -> None:
 
 
 @pytest.mark.skipif(not PBN_FILES, reason=f"shared PBN corpus not found at {SHARED}")
-@NEED_PBN
 @pytest.mark.parametrize("path", PBN_FILES[:40], ids=[p.name for p in PBN_FILES[:40]])
 def test_pbn_to_lin_to_pbn(path: Path) -> None:
     loaded = bf.load(path)
@@ -278,3 +278,51 @@ def test_pbn_to_lin_to_pbn(path: Path) -> None:
             calls_b = [c.text for _, c in b.auction.calls()] if b.auction else []
             assert calls_b[: len(calls_a)] == calls_a, a.label
     assert all(d.code == LOST for d in lost)
+
+
+def _bridge(board: Board) -> tuple[str | None, Seat | None, str | None]:
+    """What the board comes to: contract and declarer from its auction (model.outcome,
+    the one reckoning both readers use), and the tricks declarer took."""
+    outcome = board.outcome
+    if outcome is None or outcome.contract is None:
+        return None, None, None
+    result = (board.tag("Result") or "").strip()
+    tricks = result if result.isdigit() and outcome.declarer is not None else None
+    return outcome.contract.text, outcome.declarer, tricks  # PBN export writes '?' or
+
+
+@NEED_CORPUS
+@pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
+def test_every_lin_board_means_the_same_in_pbn(path: Path) -> None:
+    """LIN -> PBN text -> read: every board, movies included, has the same contract,
+    declarer and tricks."""
+    boards = bf.load(path).boards
+    pbn_text, _ = dumps_with_diagnostics(boards, format="pbn")
+    again = bf.loads(pbn_text, format="pbn").boards
+    assert len(again) == len(boards)
+    for a, b in zip(boards, again, strict=True):
+        assert _bridge(a) == _bridge(b), a.label
+
+
+@pytest.mark.skipif(not PBN_FILES, reason=f"shared PBN corpus not found at {SHARED}")
+@pytest.mark.parametrize("path", PBN_FILES, ids=[p.name for p in PBN_FILES])
+def test_every_pbn_board_means_the_same_in_lin(path: Path) -> None:
+    """PBN -> LIN text -> read: the same contract, declarer and tricks for every board
+    whose deal and auction LIN can carry."""
+    boards = [
+        b
+        for b in bf.load(path).boards
+        if b.deal is not None and b.deal.is_complete and b.auction is not None
+    ]
+    if not boards:
+        pytest.skip("no board with a complete deal and an auction")
+    lin_text, _ = dumps_with_diagnostics(boards, format="lin")
+    again = bf.loads(lin_text, format="lin").boards
+    assert len(again) == len(boards)
+    for a, b in zip(boards, again, strict=True):
+        contract, declarer, result = _bridge(a)
+        if contract is None:
+            continue
+        assert _bridge(b)[:2] == (contract, declarer), a.label
+        if result is not None:
+            assert _bridge(b)[2] == result, a.label

@@ -18,9 +18,6 @@ from bridgefiles.formats.decode import LineDecoder
 from bridgefiles.model import Board, TagPair
 from bridgefiles.model.diagnostic import Diagnostic
 
-HAVE_PBN = importlib.util.find_spec("bridgefiles.formats.pbn") is not None
-needs_pbn = pytest.mark.skipif(not HAVE_PBN, reason="the PBN reader is not built yet")
-
 
 def _decode(data: bytes, **kwargs: object) -> tuple[str, LineDecoder]:
     decoder = LineDecoder(**kwargs)  # type: ignore[arg-type]
@@ -166,7 +163,6 @@ def test_through_the_api_the_diagnostic_rides_on_the_board() -> None:
     assert f.boards[0].tag("Event") == "ÿ"
 
 
-@needs_pbn
 @pytest.mark.parametrize(
     "data, expected",
     [
@@ -193,14 +189,12 @@ def _event(value: str) -> bf.BridgeFile:
     return bf.BridgeFile(format="json", boards=(Board(tags=tags),))
 
 
-@needs_pbn
 def test_pbn_is_written_in_iso_8859_1_by_default(tmp_path: Path) -> None:
     out = tmp_path / "o.pbn"
     bf.write(_event("Café"), out)
     assert b'"Caf\xe9"' in out.read_bytes()
 
 
-@needs_pbn
 def test_pbn_character_latin1_cannot_carry_is_an_error_not_a_question_mark(
     tmp_path: Path,
 ) -> None:
@@ -211,14 +205,12 @@ def test_pbn_character_latin1_cannot_carry_is_an_error_not_a_question_mark(
     assert list(tmp_path.iterdir()) == []
 
 
-@needs_pbn
 def test_pbn_in_utf8_when_asked(tmp_path: Path) -> None:
     out = tmp_path / "o.pbn"
     bf.write(_event("4♠ made"), out, encoding="utf-8")
     assert "4♠ made".encode() in out.read_bytes()
 
 
-@needs_pbn
 def test_pbn_read_as_utf8_is_written_back_as_utf8(tmp_path: Path) -> None:
     f = bf.loads('[Event "4♠"]\n[Board "1"]\n\n'.encode(), "pbn")
     out = tmp_path / "o.pbn"
@@ -226,7 +218,6 @@ def test_pbn_read_as_utf8_is_written_back_as_utf8(tmp_path: Path) -> None:
     assert "4♠".encode() in out.read_bytes()
 
 
-@needs_pbn
 def test_pbn_read_from_a_str_can_be_written(tmp_path: Path) -> None:
     f = bf.loads('[Event "Café"]\n[Board "1"]\n\n', "pbn")
     out = tmp_path / "o.pbn"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,10 +27,9 @@ def _have(fmt: str) -> bool:
     return module is None or importlib.util.find_spec(module) is not None
 
 
-needs_pbn = pytest.mark.skipif(not _have("pbn"), reason="the PBN reader is not built yet")
 needs_lin = pytest.mark.skipif(not _have("lin"), reason="the LIN reader is not built yet")
 FORMATS = [
-    pytest.param("pbn", marks=needs_pbn),
+    "pbn",
     pytest.param("lin", marks=needs_lin),
     "json",
 ]
@@ -163,7 +163,6 @@ def _cards(board: Board) -> list[str]:
     return [s.card.code for s in board.play.slots if s.card] if board.play else []
 
 
-@needs_pbn
 @FUZZ
 @given(boards())
 def test_pbn_keeps_tags_deal_auction_play_notes_comments_tables(board: Board) -> None:
@@ -211,3 +210,58 @@ def test_generated_text_round_trips_in_its_own_format(fmt: str, event: tuple[str
     if fmt == source_fmt:
         for a, b in zip(read.boards, first.boards, strict=True):
             assert same_game(a, b), (game_content(a), game_content(b))
+
+
+# -- our own bugs are counted, never taken for refused input ---------------------------------
+
+
+def _pbn_reader_class() -> object:
+    from bridgefiles.formats.pbn.reader import GameReader
+
+    return GameReader
+
+
+def _validate_module() -> object:
+    import importlib
+
+    return importlib.import_module("bridgefiles.validate")
+
+
+@pytest.mark.parametrize(
+    ("owner", "name"), [(_pbn_reader_class, "finish"), (_validate_module, "_validate")]
+)
+def test_a_bug_injected_into_a_reader_is_counted_as_a_crash(
+    monkeypatch: pytest.MonkeyPatch, owner: Callable[[], object], name: str
+) -> None:
+    """A KeyError inside the PBN reader (or the validator) is a crash of the harness,
+    whatever the library's guard turns it into on the way out."""
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("injected bug")
+
+    monkeypatch.setattr(owner(), name, broken)
+    data = "".join(synthetic_pbn()).encode("utf-8")
+    outcome = fuzzing.exercise(data, formats=["pbn"])
+    assert outcome.crash is not None
+    assert outcome.refused == 0
+
+
+def test_input_the_readers_refuse_is_not_a_crash() -> None:
+    outcome = fuzzing.exercise(b"\x00" * 10, formats=["json"], strict=True)
+    assert outcome.crash is None and outcome.refused == 1
+
+
+def test_an_internal_error_is_internal_and_bad_input_is_not() -> None:
+    from bridgefiles.errors import BridgeFileError, InternalError
+
+    try:
+        raise InternalError("a bug of ours") from KeyError("x")
+    except InternalError as exc:
+        assert fuzzing.is_internal(exc)
+    assert not fuzzing.is_internal(BridgeFileError("not a bridge file"))
+
+
+def synthetic_pbn() -> list[str]:
+    from bridgefiles import synthetic
+
+    return list(synthetic.to_pbn(list(synthetic.generate(2, seed=3))))

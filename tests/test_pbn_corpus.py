@@ -234,6 +234,10 @@ def test_reads_and_round_trips(path: Path) -> None:
         present = {t.name for t in a.tags if not t.implied}
         assert normalise(b, keep=present) == normalise(a), f"board {i} ({a.label})"
 
+    # export is idempotent: a second export gives the same bytes (an unknown call such as
+    # ben's 'AC' is written back as read, never as a token of another meaning)
+    assert bf.dumps(back, "pbn") == exported
+
 
 def test_every_stream_read_matches_load() -> None:
     path = CORPUS / "real" / "pbn" / "pbntools__sm0807.pbn"

@@ -27,8 +27,6 @@ import bridgefiles as bf
 from bridgefiles import synthetic
 
 ROOT = Path(__file__).resolve().parents[1]
-HAVE_PBN = __import__("importlib").util.find_spec("bridgefiles.formats.pbn") is not None
-needs_pbn = pytest.mark.skipif(not HAVE_PBN, reason="the PBN reader is not built yet")
 # An upper bound on waiting for the child to start writing (not a timing assertion:
 # the test only fails on timeout if the child never writes at all).
 START_WAIT = 300.0
@@ -76,7 +74,6 @@ def _kill_once_writing(cmd: list[str], folder: Path, target: str) -> subprocess.
     return child
 
 
-@needs_pbn
 def test_killed_conversion_leaves_no_partial_output(tmp_path: Path) -> None:
     _big_pbn(tmp_path / "BIG.pbn", 1500)
     cmd = [sys.executable, "-m", "bridgefiles.cli", "convert", "BIG.pbn", "--to", "json",
@@ -89,7 +86,6 @@ def test_killed_conversion_leaves_no_partial_output(tmp_path: Path) -> None:
     assert child.returncode == -signal.SIGKILL
 
 
-@needs_pbn
 def test_next_conversion_cleans_what_a_killed_one_left(tmp_path: Path) -> None:
     _big_pbn(tmp_path / "BIG.pbn", 1500)
     cmd = [sys.executable, "-m", "bridgefiles.cli", "convert", "BIG.pbn", "--to", "json",
@@ -102,7 +98,6 @@ def test_next_conversion_cleans_what_a_killed_one_left(tmp_path: Path) -> None:
     assert _hidden_siblings(tmp_path, "out.json") == []
 
 
-@needs_pbn
 def test_convert_never_overwrites_its_input(tmp_path: Path) -> None:
     source = tmp_path / "e.pbn"
     _big_pbn(source, 3)
@@ -127,7 +122,6 @@ bf.write(boards, sys.argv[1], "json")
 """
 
 
-@needs_pbn
 def test_killed_api_write_leaves_no_output_and_the_next_write_cleans_up(tmp_path: Path) -> None:
     child = _kill_once_writing([sys.executable, "-c", _WRITER, "out.json"], tmp_path, "out.json")
     assert not (tmp_path / "out.json").exists()

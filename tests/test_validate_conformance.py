@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 import bridgefiles as bf
-from bridgefiles.errors import BridgeFileError
 from bridgefiles.model import Board, Seat
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.validate import validate_board
@@ -42,10 +41,7 @@ def _games(name: str) -> dict[int | None, list[Board]]:
     if not CONFORMANCE.is_dir():
         pytest.skip(f"{CONFORMANCE} is absent")
     path = CONFORMANCE / name
-    try:
-        loaded = bf.load(str(path), format="pbn")
-    except BridgeFileError as exc:
-        pytest.skip(f"the PBN reader is not available yet: {exc}")
+    loaded = bf.load(str(path), format="pbn")
     text = path.read_bytes().decode("latin-1").splitlines()
     markers = [(i + 1, int(m.group(1))) for i, line in enumerate(text) if (m := MARKER.match(line))]
     games: dict[int | None, list[Board]] = {}

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import bridgefiles as bf
-from bridgefiles.errors import BridgeFileError
 from bridgefiles.model import Board
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.validate import BoardReport, validate_board
@@ -53,10 +52,7 @@ def _vectors() -> dict[str, dict[str, Any]]:
 
 
 def _boards(text: str | None = None) -> dict[str, Board]:
-    try:
-        loaded = bf.loads(text if text is not None else FIXTURE.read_text(), format="pbn")
-    except BridgeFileError as exc:
-        pytest.skip(f"the PBN reader is not available yet: {exc}")
+    loaded = bf.loads(text if text is not None else FIXTURE.read_text(), format="pbn")
     return {(b.tag("Event") or "").split()[-1]: b for b in loaded.boards}
 
 

@@ -1,7 +1,8 @@
 """Prepare a board read in one format for the writer of another (lin.md section 11).
 
 The models are shared, but each format carries some things its own way: LIN
-explanations (``an``) are PBN notes, LIN alerts are PBN's ``!`` suffix, LIN
+explanations (``an``) and alerts are PBN notes (``Alert: <explanation>``; PBN's
+``!`` suffix means "good call", pbn.md 6.3), LIN
 commentary (``nt``, ``at``) is PBN's ``{...}``, a LIN claim (``mc``) is PBN's
 Result with the play stopped by ``*``. :func:`adapt` moves them across, and
 whatever the target cannot carry becomes a ``lost-in-conversion`` warning on
@@ -14,8 +15,8 @@ import re
 from collections import Counter
 
 from bridgefiles.formats.lin.auction_play import chronological
-from bridgefiles.formats.lin.reader import FORMAT as LIN
-from bridgefiles.formats.lin.reader import HEADER_POSITION
+from bridgefiles.formats.lin.tokens import FORMAT as LIN
+from bridgefiles.formats.lin.tokens import HEADER_POSITION
 from bridgefiles.model.annotations import Annotations, Comment, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.board import Board, Extra
@@ -46,8 +47,19 @@ LIN_DERIVED_TAGS = frozenset({"Declarer", "Contract", "Result"})
 
 _LIN_SUIT = re.compile(r"!([SHDC])")
 _PBN_SUIT = re.compile(r"\\([SHDC])")
-_VG_FIELDS_KEPT = (0, 1, 2, 5, 7)
-_ALERT_NAG = 1  # event, segment, scoring, teams: tags in PBN
+_VG_FIELDS_KEPT = (0, 1, 2, 5, 7)  # event, segment, scoring, teams: tags in PBN
+ALERT_NOTE = "Alert"
+"""How a PBN note says its call was alerted: ``Alert`` alone, or ``Alert: <explanation>``
+(a LIN alert, ``mb|1C!|``, and its ``an`` explanation)."""
+
+
+def alert_note(text: str) -> tuple[bool, str | None]:
+    """Whether a note's text says its call was alerted, and the explanation in it."""
+    if text == ALERT_NOTE:
+        return True, None
+    if text.startswith(f"{ALERT_NOTE}: "):
+        return True, text[len(ALERT_NOTE) + 2 :]
+    return False, text
 
 
 def family(fmt: str | None) -> str | None:
@@ -135,13 +147,13 @@ def _to_pbn(board: Board) -> Board:
         for entry in auction.entries:
             ann = entry.annotations
             update: dict[str, object] = {}
-            if ann.alert:
-                update["alert"] = False
-                if ann.suffix is None:
-                    update["suffix"] = "!"
-            if ann.explanation is not None:
+            if ann.alert or ann.explanation is not None:
+                # an alert is a note (pbn.md 6.3: a note explains an alert), never the
+                # suffix '!' (NAG $1, "good call"); the note says it was alerted
                 index = max((n.index for n in notes), default=0) + 1
-                text = lin_text_to_pbn(ann.explanation)
+                text = lin_text_to_pbn(ann.explanation or "")
+                if ann.alert:
+                    text = f"{ALERT_NOTE}: {text}" if text else ALERT_NOTE
                 if "\n" in text or "\r" in text:
                     text = " ".join(text.split())
                     _say(
@@ -155,6 +167,7 @@ def _to_pbn(board: Board) -> Board:
                 if ann.note is None:
                     update["note"] = index
                 update["explanation"] = None
+                update["alert"] = False
             extra_comments = comments_at.pop(position, [])
             if extra_comments:
                 update["comments"] = (*ann.comments, *extra_comments)
@@ -174,8 +187,22 @@ def _to_pbn(board: Board) -> Board:
         if auction is not None
         else None
     )
+    tags = board.tags
+    if any("\n" in t.value or "\r" in t.value for t in tags):
+        # a LIN value may span lines (a name in pn); a PBN tag value is one line (pbn.md 3)
+        tags = tuple(
+            t.model_copy(update={"value": " ".join(t.value.split())})
+            if "\n" in t.value or "\r" in t.value
+            else t
+            for t in tags
+        )
+        _say(found, board, "line breaks in a tag value written as spaces (a PBN tag is one line)")
     changed = board.replace(
-        auction=new_auction, play=play, extras=tuple(kept), comments=tuple(board_comments)
+        tags=tags,
+        auction=new_auction,
+        play=play,
+        extras=tuple(kept),
+        comments=tuple(board_comments),
     )
     return _lost(changed, found)
 
@@ -297,21 +324,22 @@ def _auction_to_lin(
             marks["'-' or ^S placeholders"] += 1
             continue
         ann = entry.annotations
-        # PBN export writes the ``!`` suffix as NAG $1 (PBN 6.3): either is the alert
-        alert = ann.alert or ann.suffix == "!" or _ALERT_NAG in ann.nags
+        alert = ann.alert
         explanation = ann.explanation
         if ann.note is not None:
             note = auction.note(ann.note)
             if note is None:
                 marks["note references with no note"] += 1
             else:
-                text = pbn_text_to_lin(note.text)
-                explanation = text if explanation is None else f"{explanation}; {text}"
+                noted, text = alert_note(pbn_text_to_lin(note.text))
+                alert = alert or noted
+                if text is not None:
+                    explanation = text if explanation is None else f"{explanation}; {text}"
                 if note.comments:
                     marks["commentary on notes"] += 1
-        if ann.suffix not in (None, "!"):
+        if ann.suffix is not None:  # '!' is "good call" (pbn.md 6.3), not an alert
             marks[f"suffix {ann.suffix}"] += 1
-        if any(n != _ALERT_NAG for n in ann.nags):
+        if ann.nags:
             marks["NAGs on calls"] += 1
         if entry.insufficient:
             marks["^I marks"] += 1

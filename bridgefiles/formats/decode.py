@@ -22,6 +22,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import chain
 
 from bridgefiles.errors import StrictModeError
@@ -32,7 +33,9 @@ _CHARSET_RE = re.compile(rb"charset\s*=\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _LINE_END = re.compile(rb"\r\n|\r|\n")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _SINGLE_BYTE_FALLBACK = "cp1252"
-_SINGLE_BYTE = frozenset({"cp1252", "latin-1", *(f"iso8859-{i}" for i in range(1, 17))})
+_SINGLE_BYTE = frozenset(
+    {"cp1252", "latin-1", "x-bridgefiles-cp1252", *(f"iso8859-{i}" for i in range(1, 17))}
+)
 _PIECE = 1 << 16
 _MAX_UTF16_REPORTS = 100
 
@@ -47,12 +50,71 @@ def _keep_as_latin1(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error("bridgefiles-latin1", _keep_as_latin1)
 
 
+@lru_cache(maxsize=64)
 def _normalise_charset(name: str) -> str | None:
+    """The codec of a charset label, or None when it is no charset a text file can be
+    in: unknown, or a codec that is not a text encoding (rot13, hex, base64, zlib) or
+    cannot decode any bytes (idna, punycode)."""
     try:
         found = codecs.lookup(name).name
-    except LookupError:
+        "probe".encode(found)  # LookupError for bytes-to-bytes and str-to-str codecs
+        bytes(range(256)).decode(found, "replace")  # UnicodeError for idna, punycode
+    except (LookupError, UnicodeError, ValueError, TypeError):
         return None
     return "iso8859-1" if found in ("latin-1", "latin_1") else found
+
+
+# Windows-1252 with its five undefined bytes (0x81, 0x8D, 0x8F, 0x90, 0x9D) read and written
+# as the ISO-8859-1 controls of the same code: what the fallback reads, as a codec, so a
+# file that holds those bytes can be written back as it was read (issue 15).
+LOSSLESS_CP1252 = "x-bridgefiles-cp1252"
+_C1_KEPT = frozenset(b"\x81\x8d\x8f\x90\x9d")
+
+
+def _lossless_cp1252() -> codecs.CodecInfo:
+    from encodings import cp1252
+
+    table = "".join(
+        chr(i) if c == "\ufffe" else c for i, c in enumerate(cp1252.decoding_table)
+    )
+    encoding_table = codecs.charmap_build(table)
+
+    def to_bytes(text: str, errors: str = "strict") -> tuple[bytes, int]:
+        return codecs.charmap_encode(text, errors, encoding_table)
+
+    def to_text(data: bytes, errors: str = "strict") -> tuple[str, int]:
+        return codecs.charmap_decode(data, errors, table)
+
+    class Encoder(codecs.IncrementalEncoder):
+        def encode(self, text: str, final: bool = False) -> bytes:
+            return codecs.charmap_encode(text, self.errors, encoding_table)[0]
+
+    class Decoder(codecs.IncrementalDecoder):
+        def decode(self, data: bytes, final: bool = False) -> str:  # type: ignore[override]
+            return codecs.charmap_decode(data, self.errors, table)[0]
+
+    class Writer(codecs.StreamWriter):
+        encode = staticmethod(to_bytes)  # type: ignore[assignment]
+
+    class Reader(codecs.StreamReader):
+        decode = staticmethod(to_text)  # type: ignore[assignment]
+
+    return codecs.CodecInfo(
+        to_bytes,
+        to_text,  # type: ignore[arg-type]
+        Reader,
+        Writer,
+        incrementalencoder=Encoder,
+        incrementaldecoder=Decoder,
+        name=LOSSLESS_CP1252,
+    )
+
+
+def _search(name: str) -> codecs.CodecInfo | None:
+    return _lossless_cp1252() if name.replace("_", "-") == LOSSLESS_CP1252 else None
+
+
+codecs.register(_search)
 
 
 def _fallback(raw: bytes) -> str:
@@ -361,8 +423,8 @@ class LineDecoder:
                 self._add(
                     warning(
                         "encoding",
-                        f"unknown charset {self.declared!r} asked for; reading as UTF-8 where "
-                        "valid, else Windows-1252",
+                        f"unknown charset {self.declared!r} asked for (or not a text encoding); "
+                        "reading as UTF-8 where valid, else Windows-1252",
                         path=self.path,
                     )
                 )
@@ -398,8 +460,8 @@ class LineDecoder:
             self._add(
                 warning(
                     "encoding",
-                    f"unknown charset {label!r} declared; reading as UTF-8 where valid, "
-                    "else Windows-1252",
+                    f"unknown charset {label!r} declared (or not a text encoding); reading as "
+                    "UTF-8 where valid, else Windows-1252",
                     **where,
                 )
             )
@@ -433,14 +495,16 @@ class LineDecoder:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 self.encoding = _SINGLE_BYTE_FALLBACK
+                self._keep_c1(raw)
                 # ISO-8859-1 is PBN's own charset, so reading it is no guess; only the
                 # bytes Windows-1252 gives a meaning to (0x80-0x9F) are reported.
                 self._check_c1(raw, lineno)
                 return _fallback(raw)
             self.encoding = "utf-8"
             return text
-        if enc == _SINGLE_BYTE_FALLBACK and not self._explicit:
+        if enc in (_SINGLE_BYTE_FALLBACK, LOSSLESS_CP1252) and not self._explicit:
             self._check_c1(raw, lineno)
+            self._keep_c1(raw)
         if enc in _SINGLE_BYTE and self._explicit:
             self._check_declared_single_byte(raw, enc, lineno)
         try:
@@ -449,6 +513,12 @@ class LineDecoder:
             return self._undecodable(raw, enc, lineno, exc)
         except LookupError:  # pragma: no cover - names are checked by codecs.lookup
             return _fallback(raw)
+
+    def _keep_c1(self, raw: bytes) -> None:
+        """A byte Windows-1252 leaves undefined was read: the file is in the lossless
+        variant from now on (the same reading), so writing it back keeps the byte."""
+        if self.encoding == _SINGLE_BYTE_FALLBACK and not _C1_KEPT.isdisjoint(raw):
+            self.encoding = LOSSLESS_CP1252
 
     def _check_c1(self, raw: bytes, lineno: int) -> None:
         """Bytes 0x80-0x9F are not ISO-8859-1 (PBN's character set, pbn.md 2.2): read as

@@ -11,6 +11,10 @@ The reader takes that layout a line at a time; any other JSON (a whole document
 with a "boards" list, a list of boards, or one board) is read in one piece.
 The text as read in another format (``Board.source``) is not written: JSON
 carries the content, and a JSON -> PBN/LIN conversion writes export layout.
+
+JSON input is untrusted like any other: a board's ``diagnostics`` and ``source``
+are never taken from it (findings are ours alone, and only text we read is
+written back verbatim), and its tags get the same checks as PBN tags.
 """
 
 from __future__ import annotations
@@ -23,23 +27,41 @@ from typing import Any
 from pydantic import ValidationError
 
 from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.pbn.tags import KNOWN, check_deal, check_value
 from bridgefiles.formats.registry import FileInfo, Format, ReadOptions, WriteOptions, register
 from bridgefiles.model.board import Board
-from bridgefiles.model.diagnostic import Diagnostic, error
+from bridgefiles.model.diagnostic import Diagnostic, Severity, error
 
 HEADER = '{"bridgefiles": 1, "boards": ['
-_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
-_BRACKET = re.compile(r"[\[\]{}]")
+_SPECIAL = re.compile(r'[\[\]{}"\\]')
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_NOT_OURS = ("diagnostics", "source")  # what an input file may not tell us
 
 
 def nesting(text: str) -> int:
-    """How deep objects and lists nest in JSON text, strings left out (linear scan)."""
+    """How deep objects and lists nest in JSON text, strings left out: one pass, each
+    character looked at once (a string of escaped quotes cannot make it quadratic)."""
     depth = deepest = 0
-    for m in _BRACKET.finditer(_STRING.sub("", text)):
-        if m.group() in "[{":
+    in_string = False
+    skip = -1  # the position of an escaped character, passed over
+    for m in _SPECIAL.finditer(text):
+        at = m.start()
+        if at == skip:
+            continue
+        c = m.group()
+        if in_string:
+            if c == "\\":
+                skip = at + 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c in "[{":
             depth += 1
-            deepest = max(deepest, depth)
-        else:
+            if depth > deepest:
+                deepest = depth
+        elif c in "]}":
             depth -= 1
     return deepest
 
@@ -74,6 +96,9 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
 
 
 def _board(data: Any, index: int, line: int, options: ReadOptions) -> Board | Diagnostic:
+    found: list[Diagnostic] = []
+    if isinstance(data, dict):
+        data = {k: v for k, v in data.items() if k not in _NOT_OURS}
     try:
         board = Board.model_validate(data)
     except ValidationError as exc:
@@ -86,7 +111,78 @@ def _board(data: Any, index: int, line: int, options: ReadOptions) -> Board | Di
             column=1,
             path=options.path,
         )
-    return board.model_copy(update={"index": index, "format": board.format or "json"})
+    found.extend(tag_findings(board, options.path))
+    for d in found:
+        if options.strict and d.severity is Severity.ERROR:
+            raise StrictModeError(d.format(), d)
+    return board.model_copy(
+        update={"index": index, "format": board.format or "json", "diagnostics": tuple(found)}
+    )
+
+
+def tag_findings(board: Board, path: str | None) -> list[Diagnostic]:
+    """The checks PBN tags get (pbn.md 4, 5), for a board that came as JSON."""
+    out: list[Diagnostic] = []
+    label = board.board_number
+    seen: set[str] = set()
+    for t in board.tags:
+        if t.name in seen or t.implied:
+            continue
+        seen.add(t.name)
+        value = t.value
+        if t.name == "Deal" and value not in ("", "?"):
+            found = tuple(check_deal(value))
+        elif t.name in KNOWN:
+            found = check_value(t.name, value)
+        else:
+            continue
+        for code, severity, message in found:
+            out.append(
+                Diagnostic(
+                    code=code,
+                    severity=severity,
+                    message=f"{t.name}: {message}",
+                    line=t.line,
+                    column=t.column,
+                    path=path,
+                    board=label,
+                )
+            )
+    return out
+
+
+def _lone_surrogates(data: Any, line: int, options: ReadOptions, info: FileInfo) -> Any:
+    """Strings with halves of a surrogate pair (``"\\ud800"``) cannot be written as UTF-8:
+    each becomes U+FFFD, with an ``encoding`` error."""
+    count = 0
+
+    def fix(value: Any) -> Any:
+        nonlocal count
+        if isinstance(value, str):
+            if _SURROGATE.search(value) is None:
+                return value
+            count += 1
+            return _SURROGATE.sub("\ufffd", value)
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        if isinstance(value, dict):
+            return {fix(k): fix(v) for k, v in value.items()}
+        return value
+
+    fixed = fix(data)
+    if count:
+        diag = error(
+            "encoding",
+            f"{count} string(s) hold a lone UTF-16 surrogate escape, which is no character; "
+            "shown as U+FFFD",
+            line=line,
+            column=1,
+            path=options.path,
+        )
+        if options.strict:
+            raise StrictModeError(diag.format(), diag)
+        info.diagnostics.append(diag)
+    return fixed
 
 
 def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
@@ -111,6 +207,8 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
             raise StrictModeError(diag.format(), diag) from None
         info.diagnostics.append(diag)
         return
+    if _ESCAPED_SURROGATE.search(text):
+        data = _lone_surrogates(data, 1, options, info)
     items: list[Any]
     if isinstance(data, dict) and isinstance(data.get("boards"), list):
         items = data["boards"]
@@ -149,6 +247,8 @@ def _read_lines(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> I
                 raise StrictModeError(diag.format(), diag) from None
             info.diagnostics.append(diag)
             continue
+        if _ESCAPED_SURROGATE.search(text):
+            data = _lone_surrogates(data, lineno, options, info)
         result = _board(data, index, lineno, options)
         index += 1
         if isinstance(result, Diagnostic):

@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
-from bridgefiles.model.calls import PASS, PASSED_OUT, Call, CallKind, Contract, Risk
+from bridgefiles.model.calls import PASS, Call, CallKind, Contract
 from bridgefiles.model.cards import Strain
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
+from bridgefiles.model.outcome import auction_outcome
 from bridgefiles.model.seats import Seat, Side
 
 
@@ -284,16 +285,8 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
                 **(_where(last, None) if last else {"line": auction.line}),
             )
         )
-    contract: Contract | None = None
-    declarer: Seat | None = None
-    if state.passed_out:
-        contract = PASSED_OUT
-    elif state.ended and state.last_bid is not None and state.last_bidder is not None:
-        bid = state.last_bid
-        assert bid.level is not None and bid.strain is not None
-        risk = (Risk.NONE, Risk.DOUBLED, Risk.REDOUBLED)[state.risk]
-        contract = Contract(level=bid.level, strain=bid.strain, risk=risk)
-        declarer = state.first_named.get((state.last_bidder.side, bid.strain))
+    outcome = auction_outcome(auction, dealer)  # the one reckoning of contract and declarer
+    contract, declarer = outcome.contract, outcome.declarer
     return AuctionResult(
         contract=contract,
         declarer=declarer,

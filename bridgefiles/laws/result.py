@@ -258,9 +258,8 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
     tricks: Tricks | None = None
     if contract is not None and contract.passed_out:
         if result is not None:
-            some = bool(result.tricks or result.ns or result.ew)
-            out.append(
-                (error if some else warning)(
+            out.append(  # an error, even for "0" (pbn.md 12.4: Result is "")
+                error(
                     "result-mismatch",
                     "a passed-out board has no result, but Result is given",
                     law="22A",

@@ -32,7 +32,8 @@ from bridgefiles.model.calls import (
 from bridgefiles.model.cards import ALL_CARDS, SUITS_DESCENDING, Card, Rank, Strain, Suit
 from bridgefiles.model.deal import Deal, Hand
 from bridgefiles.model.file import BridgeFile
-from bridgefiles.model.play import Claim, Play, PlayedCard, PlayEnd, Slot, trick_winner
+from bridgefiles.model.outcome import AuctionOutcome, auction_outcome, trick_winner
+from bridgefiles.model.play import Claim, Play, PlayedCard, PlayEnd, Slot
 from bridgefiles.model.seats import ROTATION, Seat, Side, Vulnerability, rotation_from
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "Auction",
     "AuctionEnd",
     "AuctionEntry",
+    "AuctionOutcome",
     "Board",
     "BridgeFile",
     "Call",
@@ -80,6 +82,7 @@ __all__ = [
     "Table",
     "TagPair",
     "Vulnerability",
+    "auction_outcome",
     "rotation_from",
     "trick_winner",
 ]

@@ -30,6 +30,7 @@ class AuctionEntry(BaseModel):
     kind: EntryKind = EntryKind.CALL
     call: Call | None = None
     insufficient: bool = False  # PBN ^I: an insufficient bid, accepted (Law 27A)
+    text: str | None = None  # the token as written when it is no call we know (written back)
     annotations: Annotations = NO_ANNOTATIONS
     line: int | None = None
     column: int | None = None

@@ -11,6 +11,7 @@ not changed can be written back byte for byte.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -21,6 +22,7 @@ from bridgefiles.model.auction import Auction
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play
 from bridgefiles.model.seats import Seat, Side, Vulnerability
 
@@ -301,6 +303,17 @@ class Board(BaseModel):
         r = self.result
         return r.declarer_tricks(self.declarer) if r is not None else None
 
+    @cached_property
+    def outcome(self) -> AuctionOutcome | None:
+        """What the recorded auction comes to (contract, declarer), None without one.
+
+        Worked out from the calls, not read from the Contract and Declarer tags, so it
+        holds for a board built from scratch too.
+        """
+        if self.auction is None:
+            return None
+        return auction_outcome(self.auction, self.dealer)
+
     @property
     def room(self) -> str | None:
         return self.tag("Room")
@@ -314,11 +327,27 @@ class Board(BaseModel):
                 return t
         return None
 
+    def __str__(self) -> str:
+        """The board as text: a PBN game once the formats are loaded (they install the
+        writer with :func:`set_text_writer`; a model never imports a format)."""
+        if _TEXT_WRITER is not None:
+            return _TEXT_WRITER(self)
+        return f"<{self.label}>"
+
     @property
     def label(self) -> str:
         """How to name the board in messages: ``board 4 (Open)``."""
         text = f"board {self.board_number}" if self.board_number else f"game {self.index + 1}"
         return f"{text} ({self.room})" if self.room else text
+
+
+_TEXT_WRITER: Callable[[Board], str] | None = None
+
+
+def set_text_writer(writer: Callable[[Board], str]) -> None:
+    """What ``str(board)`` gives: installed by ``bridgefiles.formats.pbn``."""
+    global _TEXT_WRITER
+    _TEXT_WRITER = writer
 
 
 # The cached_property views of Board, dropped by replace() so a changed copy re-reads its tags.

@@ -7,13 +7,13 @@ LIN's chronological cards are placed into the same columns by the LIN reader.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment, Note
-from bridgefiles.model.cards import Card, Strain, Suit
+from bridgefiles.model.cards import Card
+from bridgefiles.model.outcome import trick_winner as trick_winner  # one copy: Law 44
 from bridgefiles.model.seats import Seat
 
 
@@ -83,19 +83,3 @@ class Play(BaseModel):
                 return n
         return None
 
-
-def trick_winner(leader: Seat, cards: Sequence[Card], strain: Strain | None) -> Seat:
-    """Who wins a trick of cards played in order from ``leader`` (Law 44).
-
-    The highest trump wins; without trumps, the highest card of the suit led.
-    """
-    trump: Suit | None = strain.trump if strain is not None else None
-    best = 0
-    for i in range(1, len(cards)):
-        c, b = cards[i], cards[best]
-        if c.suit is b.suit:
-            if c.rank > b.rank:
-                best = i
-        elif c.suit is trump:
-            best = i
-    return leader.offset(best)

@@ -10,6 +10,8 @@ Lines that begin with ``%`` outside a value are comment lines (PbnToLin, aaBridg
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,6 +21,8 @@ from pathlib import Path
 from typing import cast
 
 from lark import Lark, Token
+
+from bridgefiles.formats.lin.tokens import BLANKS
 
 
 @dataclass(slots=True)
@@ -55,27 +59,39 @@ class Run:
     offset: int
     line: int
     column: int
+    _seen: int = 0  # text[:_seen] has been counted for line breaks
+    _breaks: int = 0  # line breaks in text[:_seen]
+    _last_break: int = -1  # the last of them
+
+    def position(self, at: int) -> tuple[int, int]:
+        """Line and column of ``text[at]``, counting forward from the last place asked
+        (pairs are asked in order: linear time over the run)."""
+        text = self.text
+        if at < self._seen:
+            self._seen, self._breaks, self._last_break = 0, 0, -1
+        n = text.count("\n", self._seen, at)
+        if n:
+            self._breaks += n
+            self._last_break = text.rfind("\n", self._seen, at)
+        self._seen = at
+        if self._last_break < 0:
+            return self.line, self.column + at
+        return self.line + self._breaks, at - self._last_break
 
     def pair(self, raw_tag: str, value: str, start: int) -> Command:
         """The command of the pair at ``start`` in ``text`` (``raw_tag`` with its blanks),
         with line, column and file offset as :func:`_command` gives them."""
-        text = self.text
-        stripped = raw_tag.strip(_WS)
-        lead = len(raw_tag) - len(raw_tag.lstrip(_WS))
+        stripped = raw_tag.strip(BLANKS)
+        lead = len(raw_tag) - len(raw_tag.lstrip(BLANKS))
         nl = raw_tag.rfind("\n", 0, lead)
         boundary = self.offset + start + (nl + 1 if nl >= 0 else 0)
-        at = start + lead
-        nl = text.rfind("\n", 0, at)
-        if nl < 0:
-            line, column = self.line, self.column + at
-        else:
-            line, column = self.line + text.count("\n", 0, at), at - nl
+        line, column = self.position(start + lead)
         stray = ""
         if len(stripped) == 2:
             tag = stripped.lower()
         elif len(stripped) > 2:
             tag = stripped[-2:].lower()
-            stray = stripped[:-2].rstrip(_WS)
+            stray = stripped[:-2].rstrip(BLANKS)
         else:
             tag = stripped
         return Command(tag, value, stripped, boundary, line, column, True, stray)
@@ -116,14 +132,28 @@ def _grammar_text() -> str:
         return path.read_text("utf-8")
 
 
+def accelerated() -> bool:
+    """Whether ``lark-cython`` (the ``fast`` extra) is there to parse, and not turned off
+    with ``BRIDGEFILES_PURE_PYTHON=1``. Both parsers give the same tokens."""
+    if os.environ.get("BRIDGEFILES_PURE_PYTHON"):
+        return False
+    return importlib.util.find_spec("lark_cython") is not None
+
+
 @cache
-def parser() -> Lark:
-    """The LALR parser, built once per process."""
+def parser(fast: bool | None = None) -> Lark:
+    """The LALR parser, built once per process: with ``lark-cython`` when ``fast`` (by
+    default when it is installed), else pure-Python Lark."""
+    if fast is None:
+        fast = accelerated()
+    if fast:
+        import lark_cython
+
+        return Lark(_grammar_text(), parser="lalr", lexer="basic", _plugins=lark_cython.plugins)
     return Lark(_grammar_text(), parser="lalr", lexer="basic")
 
 
 _PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")
-_WS = " \t\r\n\f\v"
 
 
 class _Positions:
@@ -131,11 +161,11 @@ class _Positions:
 
     __slots__ = ("_line", "_line_start", "_pos", "_text")
 
-    def __init__(self, text: str, first_line: int) -> None:
+    def __init__(self, text: str, first_line: int, first_column: int = 1) -> None:
         self._text = text
         self._pos = 0
         self._line = first_line
-        self._line_start = 0
+        self._line_start = 1 - first_column  # a chunk may begin inside a line
 
     def at(self, pos: int) -> tuple[int, int]:
         text = self._text
@@ -151,8 +181,8 @@ class _Positions:
 def _command(
     raw_tag: str, value: str, start: int, chunk: Chunk, where: _Positions, closed: bool
 ) -> Command:
-    stripped = raw_tag.strip(_WS)
-    lead = len(raw_tag) - len(raw_tag.lstrip(_WS))
+    stripped = raw_tag.strip(BLANKS)
+    lead = len(raw_tag) - len(raw_tag.lstrip(BLANKS))
     nl = raw_tag.rfind("\n", 0, lead)
     boundary = start + (nl + 1 if nl >= 0 else 0)
     line, column = where.at(start + lead)
@@ -161,28 +191,30 @@ def _command(
         tag = stripped.lower()
     elif len(stripped) > 2:
         tag = stripped[-2:].lower()
-        stray = stripped[:-2].rstrip(_WS)
+        stray = stripped[:-2].rstrip(BLANKS)
     else:
         tag = stripped
     return Command(tag, value, stripped, chunk.offset + boundary, line, column, closed, stray)
 
 
-def _split(chunk: Chunk, first_line: int) -> None:
+def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
     text = chunk.text
-    where = _Positions(text, first_line)
+    where = _Positions(text, first_line, first_column)
     out = chunk.items
     tokens = cast("list[Token]", parser().parse(text).children)  # the grammar has no subtrees
     for token in tokens:
         kind = token.type
         start = token.start_pos or 0
-        body = str(token)
+        body = token.value
         if kind == "TEXT":
-            if body.strip(_WS):
-                lead = len(body) - len(body.lstrip(_WS))
+            if body.strip(BLANKS):
+                lead = len(body) - len(body.lstrip(BLANKS))
                 nl = body.rfind("\n", 0, lead)
                 line, column = where.at(start + lead)
                 boundary = start + (nl + 1 if nl >= 0 else 0)
-                out.append(Command("", body.strip(_WS), "", chunk.offset + boundary, line, column))
+                out.append(
+                    Command("", body.strip(BLANKS), "", chunk.offset + boundary, line, column)
+                )
         elif kind == "OPEN_PAIR":
             raw_tag, _, value = body.partition("|")
             out.append(_command(raw_tag, value, start, chunk, where, closed=False))
@@ -194,22 +226,50 @@ def _split(chunk: Chunk, first_line: int) -> None:
             out.append(Run(body, chunk.offset + start, line, column))
 
 
+CHUNK_CAP_FACTOR = 4
+"""A chunk that reaches ``CHUNK_CAP_FACTOR * chunk_size`` characters is cut at the last
+bar that ends a value, even inside a line (a line of bars, lines that end in a
+letter): the parse of one chunk holds a few hundred bytes per character."""
+
+
+def _safe_cut(line: str, pos: int, target: int, odd: bool) -> int | None:
+    """A place in ``line`` after ``pos``, near ``target``, just after a bar that closes
+    a value (an even count of bars since the chunk began): cutting there splits no
+    command from its value. None when no bar in the rest of the line allows it."""
+    inside = odd ^ bool(line.count("|", pos, target) & 1)
+    if not inside:
+        back = line.rfind("|", pos, target)
+        if back >= 0:
+            return back + 1
+        opening = line.find("|", target)
+        if opening < 0:
+            return None
+        closing = line.find("|", opening + 1)
+        return closing + 1 if closing >= 0 else None
+    closing = line.find("|", target)
+    return closing + 1 if closing >= 0 else None
+
+
 def chunks(
     lines: Iterator[str], max_open: int | None = None, chunk_size: int = 1 << 14
 ) -> Iterator[Chunk]:
-    """Chunks of whole lines with their commands, in file order.
+    """Chunks of lines with their commands, in file order.
 
     A chunk gathers at least ``chunk_size`` characters (each parse has a fixed
-    cost), so memory holds a few kilobytes whatever the file. A value still open
-    after ``max_open`` characters (a lost closing bar) ends its
+    cost) and ends with a line that ends with a bar, outside a value; it never
+    grows past ``CHUNK_CAP_FACTOR * chunk_size`` (then it ends inside a line, after
+    a bar that closes a value), so memory holds a few chunks whatever the file.
+    A value still open after ``max_open`` characters (a lost closing bar) ends its
     chunk there, marked ``cut``, so one broken value cannot take the whole file.
     """
+    cap = CHUNK_CAP_FACTOR * chunk_size
     size = 0
     buf: list[str] = []
     odd = False  # inside a value: an odd number of bars since the last chunk
     offset = 0
     line_no = 1
     first_line = 1
+    first_column = 1  # column of the chunk's first character (> 1 after a cut in a line)
 
     def flush() -> Chunk:
         nonlocal buf, size
@@ -217,7 +277,7 @@ def chunks(
         buf = []
         size = 0
         chunk = Chunk(text, offset)
-        _split(chunk, first_line)
+        _split(chunk, first_line, first_column)
         return chunk
 
     for line in lines:
@@ -232,16 +292,30 @@ def chunks(
             yield comment
             offset += len(line)
             line_no += 1
-            first_line = line_no
             continue
+        pos = 0
+        while size + len(line) - pos > cap:
+            cut = _safe_cut(line, pos, pos + max(cap - size, 0), odd)
+            if cut is None:
+                break
+            if not buf:
+                first_line, first_column = line_no, pos + 1
+            buf.append(line[pos:cut])
+            odd = False
+            chunk = flush()
+            yield chunk
+            offset += len(chunk.text)
+            pos = cut
+        if pos:
+            line = line[pos:]
         if not buf:
-            first_line = line_no
+            first_line, first_column = line_no, pos + 1
         buf.append(line)
         size += len(line)
         line_no += 1
         if line.count("|") & 1:
             odd = not odd
-        if not odd and size >= chunk_size and line.rstrip(_WS).endswith("|"):
+        if not odd and size >= chunk_size and line.rstrip(BLANKS).endswith("|"):
             chunk = flush()
             yield chunk
             offset += len(chunk.text)

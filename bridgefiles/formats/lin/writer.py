@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from bridgefiles.formats.lin import values
-from bridgefiles.formats.lin.auction_play import chronological, final_contract
-from bridgefiles.formats.lin.reader import FORMAT, HEADER_POSITION
+from bridgefiles.formats.lin.auction_play import chronological
+from bridgefiles.formats.lin.tokens import FORMAT, HEADER_POSITION
 from bridgefiles.formats.registry import FileInfo, WriteOptions
 from bridgefiles.model.auction import EntryKind
 from bridgefiles.model.board import Board, Extra
@@ -96,11 +96,9 @@ def header_extras(board: Board) -> tuple[Extra, ...]:
 def _strain(board: Board) -> Strain | None:
     if board.contract is not None and board.contract.strain is not None:
         return board.contract.strain
-    if board.auction is not None:
-        calls = [e.call for e in board.auction.entries if e.kind is EntryKind.CALL]
-        outcome = final_contract(board.auction.first, calls)
-        if outcome is not None:
-            return outcome.contract.strain
+    outcome = board.outcome
+    if outcome is not None and outcome.contract is not None:
+        return outcome.contract.strain
     return None
 
 
@@ -141,13 +139,19 @@ def board_commands(board: Board) -> list[str]:
     # board openers kept as extras go before the deal, where a reader still
     # takes them as this board's (after a deal they would open the next one)
     early = [e for e in extras if not e.position and e.key in _EARLY]
+    md = _md_from_tag(board.tag("Deal"), board.dealer)
+    if md is None and board.deal is not None:
+        md = deal_text(board.deal, board.dealer)
+    if md is None:
+        # no deal of its own: an ``md`` kept as written (a deal that could not be read)
+        # is what tells a reader this board begins, so it goes first
+        opener = next((e for e in extras if not e.position and e.key == "md"), None)
+        if opener is not None and opener.value.strip()[:1] in ("1", "2", "3", "4"):
+            early.insert(0, opener)
     out.extend(_extra_text(e) for e in early)
     if any(players):
         out.append(command("pn", ",".join((p or "").replace(",", " ") for p in players)))
     out.append(command("st"))
-    md = _md_from_tag(board.tag("Deal"), board.dealer)
-    if md is None and board.deal is not None:
-        md = deal_text(board.deal, board.dealer)
     if md is not None:
         out.append(command("md", md))
     out.append(command("rh"))
@@ -216,9 +220,10 @@ def _player(name: str | None) -> str:
 
 
 def _extra_text(extra: Extra) -> str:
-    if extra.key == "":
+    key = extra.key.strip(" \t\r\n\f\v")  # as a reader reads the name back
+    if key == "":
         return ""  # free text between commands: reported when read, not a command
-    return command(extra.key, extra.value)
+    return command(key, extra.value)
 
 
 def export_board(board: Board) -> str:

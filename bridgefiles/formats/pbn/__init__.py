@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from bridgefiles.formats.pbn.reader import read_pbn
-from bridgefiles.formats.pbn.writer import write_pbn
+from bridgefiles.formats.pbn.writer import game_text, write_pbn
 from bridgefiles.formats.registry import Format, register
+from bridgefiles.model.board import set_text_writer
 
 _TAG_SHAPE = re.compile(r'^\s*\[[A-Za-z][A-Za-z0-9_]*\s*"', re.MULTILINE)
 
@@ -27,5 +28,6 @@ def sniff(head: str) -> int:
 
 
 register(Format(name="pbn", extensions=(".pbn",), sniff=sniff, read=read_pbn, write=write_pbn))
+set_text_writer(game_text)  # str(board) is its PBN text
 
 __all__ = ["read_pbn", "sniff", "write_pbn"]

@@ -1,4 +1,4 @@
-"""The PBN Lark grammar, loaded once (DESIGN.md: grammars cached).
+"""The text of the PBN grammar, ``grammars/pbn.lark`` (the lexer compiles it once).
 
 The grammar file ships as package data of ``bridgefiles.grammars`` (pyproject maps
 that package to the repository's ``grammars/`` folder); a source checkout without
@@ -7,12 +7,8 @@ an install finds it next to the package instead.
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-from lark import Lark, Transformer
 
 import bridgefiles
 
@@ -29,14 +25,3 @@ def grammar_text() -> str:
     root = Path(package_file).resolve().parents[1 if bridgefiles.__file__ else 3]
     return (root / "grammars" / "pbn.lark").read_text(encoding="utf-8")
 
-
-@cache
-def parser(transformer: Transformer[Any, Any]) -> Lark:
-    """An LALR parser that applies ``transformer`` while it parses (no tree is built)."""
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="contextual",
-        transformer=transformer,
-        maybe_placeholders=False,
-    )

@@ -27,15 +27,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
-
-from lark import Token
-from lark.exceptions import LarkError
+from typing import Any
 
 from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.decode import text_lines
 from bridgefiles.formats.pbn import tables as tbl
-from bridgefiles.formats.pbn.build import construct, make
-from bridgefiles.formats.pbn.grammar import parser
+from bridgefiles.formats.pbn.lexer import Lexeme, lex_game
 from bridgefiles.formats.pbn.sections import SectionReader
 from bridgefiles.formats.pbn.split import RawGame, split_games
 from bridgefiles.formats.pbn.tags import (
@@ -44,26 +41,27 @@ from bridgefiles.formats.pbn.tags import (
     NO_INHERITANCE,
     TABLES,
     TAG_NAME,
+    TAG_PAIR,
     check_deal,
     check_value,
     unescape,
 )
-from bridgefiles.formats.pbn.transform import SHAPER, Game, Section
 from bridgefiles.formats.registry import FileInfo, ReadOptions
-from bridgefiles.limits import DEFAULT_LIMITS, Limits
+from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
 from bridgefiles.model.annotations import Comment, CommentKind, Note
 from bridgefiles.model.auction import Auction
 from bridgefiles.model.board import Board, Column, EscapeLine, Table, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.model.fast import construct, make, shared_fields
 from bridgefiles.model.play import Play
 from bridgefiles.model.seats import Seat
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]*)\s*"((?:[^"\\\r\n]|\\.)*)"\s*\]')
 _SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
 Problem = tuple[str, Severity, str, int, int]
 # Known tags that are not plain identification tags: the general path reads them.
 _PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
+_TAG_SET = shared_fields({"name", "value", "raw", "line", "column"})
 
 
 @dataclass
@@ -73,6 +71,7 @@ class _FileState:
     defaults: dict[str, str] = field(default_factory=dict)
     last: dict[str, str] = field(default_factory=dict)
     table_columns: dict[str, tuple[Column, ...]] = field(default_factory=dict)
+    export: bool = False  # the file says "% EXPORT": its layout is checked against pbn.md 3
 
 
 def _newline(text: str) -> str | None:
@@ -88,13 +87,15 @@ def read_pbn(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iter
     state = _FileState()
     index = 0
     limits = options.limits
-    for part in split_games(lines, options.max_line_length, limits.max_comment_size):
+    splits = split_games(lines, options.max_line_length, limits.max_comment_size, options.strict)
+    for part in splits:
         text = part.game.text
         if info.newline is None:
             info.newline = _newline(text)
         if part.kind == "preamble":
             info.preamble = text
-            info.directives = _escape_lines(part.game)
+            info.directives = _escape_lines(part.game, limits, options.path, info)
+            state.export = any(d.text.strip().upper() == "EXPORT" for d in info.directives)
             continue
         if part.kind == "trailer":
             info.trailer = text
@@ -120,10 +121,27 @@ def read_pbn(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iter
         index += 1
 
 
-def _escape_lines(game: RawGame) -> list[EscapeLine]:
-    out = []
-    for i, line in enumerate(game.lines):
+def _escape_lines(
+    game: RawGame, limits: Limits, path: str | None, info: FileInfo
+) -> list[EscapeLine]:
+    """The ``%`` lines before the first game, as directives: at most
+    ``max_commands_per_board`` of them become models (the text is kept whole anyway)."""
+    out: list[EscapeLine] = []
+    most = limits.max_commands_per_board
+    for i, line in enumerate(text_lines(game.text)):
         if line.startswith("%"):
+            if most is not None and len(out) >= most:
+                info.diagnostics.append(
+                    limit_diagnostic(
+                        "max_commands_per_board",
+                        most,
+                        "the escape lines before the first game",
+                        "the rest are kept as text but not read as directives",
+                        line=game.first_line + i,
+                        path=path,
+                    )
+                )
+                break
             out.append(make(EscapeLine, text=line[1:].rstrip("\r\n"), line=game.first_line + i))
     return out
 
@@ -187,16 +205,32 @@ class GameReader:
     ) -> None:
         self.problems.append((code, severity, message, line, column))
 
+    def not_in_column_one(self, what: str, line: int, column: int) -> None:
+        """Export format starts each tag, and a section's first token, on a new line
+        (pbn.md 3 and 12.6; the verifier's "No new line")."""
+        self.problem(
+            "syntax",
+            f"{what} does not start in column 1, as the export format the file "
+            "declares ('% EXPORT') requires",
+            line,
+            column,
+            Severity.WARNING,
+        )
+
     # -- the game ---------------------------------------------------------------------
     def board(self) -> Board:
         text = self.game.text
         parse_text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-        lead: list[Token] = []
-        sections: list[Section] = []
-        try:
-            lead, sections = cast(Game, parser(SHAPER).parse(parse_text))
-        except LarkError as exc:  # the grammar accepts any text; this is a safety net
-            self.problem("syntax", f"game not readable: {exc}", self.game.first_line, 1)
+        lead, sections, cut = lex_game(parse_text, self.limits.max_commands_per_board)
+        if cut is not None:
+            self.problem(
+                "limit",
+                "the game's tokens (tags, comments, escape lines, section runs) go over the "
+                f"limit max_commands_per_board={self.limits.max_commands_per_board:,}; the "
+                "rest of the game is not read (raise it with Limits(max_commands_per_board=...))",
+                self.offset + cut[0],
+                cut[1],
+            )
         for tok in lead:
             self.lead_item(tok)
         if sections:
@@ -208,6 +242,8 @@ class GameReader:
             run = self.tag_run(tags_tok)
             last = len(run) - 1
             for i, (name, written, line, col, vline, vcol) in enumerate(run):
+                if col != 1 and self.state.export:
+                    self.not_in_column_one(f"tag {name}", line, col)
                 if (
                     max_tags is not None
                     and max_value is not None
@@ -228,10 +264,10 @@ class GameReader:
         self.finish()
         return self.build(text)
 
-    def pos(self, tok: Token) -> tuple[int, int]:
+    def pos(self, tok: Lexeme) -> tuple[int, int]:
         return self.offset + (tok.line or 1), tok.column or 1
 
-    def comment(self, tok: Token) -> Comment:
+    def comment(self, tok: Lexeme) -> Comment:
         line, col = self.pos(tok)
         text = str(tok)
         if text.startswith(";"):
@@ -247,11 +283,11 @@ class GameReader:
             )
         return make(Comment, text=body, kind=CommentKind.BRACE, line=line, column=col, follows=None)
 
-    def escape(self, tok: Token) -> None:
+    def escape(self, tok: Lexeme) -> None:
         line, _ = self.pos(tok)
         self.escapes.append(make(EscapeLine, text=str(tok)[1:], line=line))
 
-    def junk(self, tok: Token) -> None:
+    def junk(self, tok: Lexeme) -> None:
         line, col = self.pos(tok)
         text = str(tok)
         if tok.type == "BADTAG":
@@ -270,7 +306,7 @@ class GameReader:
         else:
             self.problem("syntax", f"unexpected character {text!r}", line, col)
 
-    def lead_item(self, tok: Token) -> None:
+    def lead_item(self, tok: Lexeme) -> None:
         kind = tok.type
         if kind in ("BRACE_COMMENT", "LINE_COMMENT"):
             self.comments.append(self.comment(tok))
@@ -285,18 +321,18 @@ class GameReader:
             self.junk(tok)
 
     # -- a tag and what follows it ------------------------------------------------------
-    def tag_run(self, tok: Token) -> list[tuple[str, str, int, int, int, int]]:
+    def tag_run(self, tok: Lexeme) -> list[tuple[str, str, int, int, int, int]]:
         """Each tag pair of a TAGS token: name, raw value, line, column, value line, column."""
         text = str(tok)
         line, col = self.pos(tok)
         out = []
         if "\n" not in text:  # tags on one line
-            for m in _TAG.finditer(text):
+            for m in TAG_PAIR.finditer(text):
                 out.append((m[1], m[2], line, col + m.start(), line, col + m.start(2) - 1))
             return out
         line_start = -col + 1  # offset of the (virtual) start of the token's first line
         prev = 0
-        for m in _TAG.finditer(text):
+        for m in TAG_PAIR.finditer(text):
             start, quote = m.start(), m.start(2) - 1
             newlines = text.count("\n", prev, start)
             if newlines:
@@ -354,7 +390,7 @@ class GameReader:
         if "\t" in raw:
             self.problem("syntax", "tab inside a string", vline, vcol)
         if name == "Deal":
-            found = check_deal(raw) if raw not in ("", "?") else []
+            found = tuple(check_deal(raw)) if raw not in ("", "?") else ()
         else:
             found = check_value(name, raw)
         for code, sev, msg in found:
@@ -372,13 +408,13 @@ class GameReader:
                     "column": col,
                     "implied": False,
                 },
-                {"name", "value", "raw", "line", "column"},  # what make() would record
+                _TAG_SET,  # what make() would record
             )
         )
         return True
 
     def section(
-        self, name: str, raw: str, line: int, col: int, vline: int, vcol: int, items: list[Token]
+        self, name: str, raw: str, line: int, col: int, vline: int, vcol: int, items: list[Lexeme]
     ) -> None:
         name_col = col + 1
         if not name:
@@ -392,6 +428,11 @@ class GameReader:
         if "\t" in raw:
             self.problem("syntax", "tab inside a string", vline, vcol)
         where = (vline, vcol)
+        if name == "Play" and raw == "" and name not in self.seen:
+            # [Play ""]: no play recorded, as the verifier reads it (not a section)
+            self.seen.add(name)
+            self.other_items(items, self.tag_pair(name, raw, raw, line, col))
+            return
         if name in ("Auction", "Play") and name not in self.seen:
             self.seen.add(name)
             if self.open_section(name, raw, line, col, where, items):
@@ -430,7 +471,7 @@ class GameReader:
 
     def check(self, name: str, value: str, where: tuple[int, int]) -> None:
         if name == "Deal" and value not in ("", "?"):
-            found = check_deal(value)
+            found = tuple(check_deal(value))
         else:
             found = check_value(name, value)
         for code, sev, msg in found:
@@ -481,7 +522,7 @@ class GameReader:
 
     def other_items(
         self,
-        items: list[Token],
+        items: list[Lexeme],
         pair: TagPair | None,
         *,
         keep_quiet: bool = False,
@@ -514,7 +555,7 @@ class GameReader:
 
     # -- Auction and Play -------------------------------------------------------------
     def open_section(
-        self, name: str, raw: str, line: int, col: int, where: tuple[int, int], items: list[Token]
+        self, name: str, raw: str, line: int, col: int, where: tuple[int, int], items: list[Lexeme]
     ) -> bool:
         seat = _SEATS.get(raw.upper()) if len(raw) == 1 else None
         if seat is None:
@@ -531,10 +572,14 @@ class GameReader:
             max_tokens=self.limits.max_commands_per_board,
         )
         tag_comments: list[Comment] = []
+        first_data = True
         for tok in items:
             kind = tok.type
             if kind == "DATA":
                 tline, tcol = self.pos(tok)
+                if first_data and tcol != 1 and self.state.export:
+                    self.not_in_column_one(f"the first token of the {name} section", tline, tcol)
+                first_data = False
                 reader.data(str(tok), tline, tcol)
             elif kind in ("BRACE_COMMENT", "LINE_COMMENT"):
                 reader.comment(self.comment(tok))
@@ -555,7 +600,7 @@ class GameReader:
         return True
 
     def note(
-        self, raw: str, line: int, col: int, where: tuple[int, int], items: list[Token]
+        self, raw: str, line: int, col: int, where: tuple[int, int], items: list[Lexeme]
     ) -> None:
         value = unescape(raw)
         if raw.startswith("#"):
@@ -579,7 +624,7 @@ class GameReader:
             column=col,
         )
         comments: list[Comment] = []
-        stray: list[Token] = []
+        stray: list[Lexeme] = []
         for tok in items:
             if tok.type in ("BRACE_COMMENT", "LINE_COMMENT"):
                 comments.append(self.comment(tok))
@@ -630,7 +675,7 @@ class GameReader:
         line: int,
         col: int,
         where: tuple[int, int],
-        items: list[Token],
+        items: list[Lexeme],
     ) -> None:
         if raw == "#" and name in self.state.table_columns:
             columns = self.state.table_columns[name]
@@ -733,6 +778,7 @@ class GameReader:
             if strain is not None:
                 self.play.check_plus_order(self.play_tag[0], strain)
         present = self.seen
+        self.check_order()
         if self.auction_tag is not None and "Dealer" not in present:
             _, line, col, _ = self.auction_tag
             self.problem("missing-tag", "Auction without a Dealer tag", line, col)
@@ -759,6 +805,31 @@ class GameReader:
                         implied=True,
                     )
                 )
+
+    def check_order(self) -> None:
+        """PBN 2.8 and 12.3: Dealer comes before the Auction section; Deal, Contract and
+        Declarer before the Play section. Read in any order, said as warnings."""
+        where: dict[str, tuple[int, int]] = {}
+        for t in self.tags:
+            if t.line is not None:
+                where.setdefault(t.name, (t.line, t.column or 0))
+        for section, tag, needed in (
+            ("Auction", self.auction_tag, ("Dealer",)),
+            ("Play", self.play_tag, ("Deal", "Declarer", "Contract")),
+        ):
+            if tag is None:
+                continue
+            opened = (tag[1], tag[2])
+            for name in needed:
+                at = where.get(name)
+                if at is not None and at > opened:
+                    self.problem(
+                        "tag-order",
+                        f"{name} comes after the {section} section; it belongs before it",
+                        at[0],
+                        at[1],
+                        Severity.WARNING,
+                    )
 
     def build(self, text: str) -> Board:
         auction = None

@@ -14,7 +14,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bridgefiles.formats.pbn.build import construct, make
 from bridgefiles.model.annotations import (
     NO_ANNOTATIONS,
     SUFFIX_NAGS,
@@ -25,6 +24,7 @@ from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgefiles.model.cards import ALL_CARDS, Card, Strain
 from bridgefiles.model.diagnostic import Severity
+from bridgefiles.model.fast import construct, construct_all, make, shared_fields
 from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
 from bridgefiles.model.seats import Seat
 
@@ -59,6 +59,8 @@ _NOTE_REF = {f"={n}=": n for n in range(1, 33)}  # the note references _annotati
 # Every field is given when the reader builds these (the fields-set pydantic keeps).
 _ENTRY_FIELDS = frozenset(AuctionEntry.model_fields)
 _SLOT_FIELDS = frozenset(PlayedCard.model_fields)
+_ENTRY_SET = shared_fields(_ENTRY_FIELDS)
+_SLOT_SET = shared_fields(_SLOT_FIELDS)
 
 AUCTION_ONLY_NAGS = frozenset({*range(1, 7), 13, *range(20, 94)})
 PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
@@ -84,6 +86,7 @@ class _Item:
     slot: Slot = Slot.CARD
     card: Card | None = None
     insufficient: bool = False
+    text: str | None = None  # an unknown call's token as written
     revoke: bool = False
     lead_out_of_turn: bool = False
     suffix: str | None = None
@@ -106,25 +109,8 @@ class _Item:
         )
 
 
-_new = object.__new__
-_set = object.__setattr__
 _CARD_SLOT = Slot.CARD
-
-
-def _plain_call(call: Call, line: int, column: int) -> AuctionEntry:
-    """The model of a call with nothing on it, as auction_entries would make it."""
-    return construct(
-        AuctionEntry,
-        {
-            "kind": EntryKind.CALL,
-            "call": call,
-            "insufficient": False,
-            "annotations": NO_ANNOTATIONS,
-            "line": line,
-            "column": column,
-        },
-        set(_ENTRY_FIELDS),
-    )
+_CALL_ENTRY = EntryKind.CALL
 
 
 def _unplain(model: AuctionEntry | PlayedCard) -> _Item:
@@ -149,11 +135,12 @@ def _entry_model(item: _Item | AuctionEntry | PlayedCard) -> AuctionEntry:
             "kind": item.kind,
             "call": item.call,
             "insufficient": item.insufficient,
+            "text": item.text,
             "annotations": item.annotations(),
             "line": item.line,
             "column": item.column,
         },
-        set(_ENTRY_FIELDS),
+        _ENTRY_SET,
     )
 
 
@@ -172,7 +159,7 @@ def _slot_model(item: _Item | AuctionEntry | PlayedCard) -> PlayedCard:
             "line": item.line,
             "column": item.column,
         },
-        set(_SLOT_FIELDS),
+        _SLOT_SET,
     )
 
 
@@ -258,7 +245,9 @@ class SectionReader:
         if self.end or self.plus is not None or self.pending_mark is not None:
             return False
         play = self.play
-        found: list[_Item | AuctionEntry | PlayedCard] = []
+        # plain ones as their models' fields, built in one batch at the end
+        found: list[_Item | dict[str, object]] = []
+        unplained = False
         end: _Item | None = None  # AP or '*', the last word
         end_mark = ""
         refs: list[tuple[int, int, int]] = []
@@ -268,29 +257,35 @@ class SectionReader:
                 if end is not None:
                     return False  # something after AP or '*': the token path reports it
                 word = m.group()
-                # the models are built inline (construct's body): this runs for every card
                 if play:
                     card = _PLAIN_CARDS.get(word)
                     if card is not None:
-                        obj = _new(PlayedCard)
-                        _set(obj, "__dict__", {
-                            "slot": _CARD_SLOT,
-                            "card": card,
-                            "revoke": False,
-                            "lead_out_of_turn": False,
-                            "annotations": NO_ANNOTATIONS,
-                            "line": line + i,
-                            "column": base + m.start(),
-                        })  # fmt: skip
-                        _set(obj, "__pydantic_fields_set__", set(_SLOT_FIELDS))
-                        _set(obj, "__pydantic_extra__", None)
-                        _set(obj, "__pydantic_private__", None)
-                        found.append(obj)
+                        found.append(
+                            {
+                                "slot": _CARD_SLOT,
+                                "card": card,
+                                "revoke": False,
+                                "lead_out_of_turn": False,
+                                "annotations": NO_ANNOTATIONS,
+                                "line": line + i,
+                                "column": base + m.start(),
+                            }
+                        )
                         continue
                 else:
                     call = _PLAIN_CALLS.get(word)
                     if call is not None:
-                        found.append(_plain_call(call, line + i, base + m.start()))
+                        found.append(
+                            {
+                                "kind": _CALL_ENTRY,
+                                "call": call,
+                                "insufficient": False,
+                                "text": None,
+                                "annotations": NO_ANNOTATIONS,
+                                "line": line + i,
+                                "column": base + m.start(),
+                            }
+                        )
                         continue
                     if word.upper() == "AP":
                         end_mark = AuctionEnd.ALL_PASS.value
@@ -298,7 +293,14 @@ class SectionReader:
                         continue
                 ref = _NOTE_REF.get(word)
                 if ref is not None and found and not isinstance(found[-1], _Item):
-                    target = found[-1] = _unplain(found[-1])  # as _annotation reads =n=
+                    last = found[-1]  # as _annotation reads =n=
+                    target = found[-1] = _Item(
+                        last["line"],  # type: ignore[arg-type]
+                        last["column"],  # type: ignore[arg-type]
+                        card=last.get("card"),  # type: ignore[arg-type]
+                        call=last.get("call"),  # type: ignore[arg-type]
+                    )
+                    unplained = True
                     target.note = ref
                     target.last = "note"
                     refs.append((ref, line + i, base + m.start()))
@@ -311,7 +313,15 @@ class SectionReader:
         if self.max_tokens is not None and self.token_count + count > self.max_tokens:
             return False
         self.token_count += count
-        self.items.extend(found)
+        model: type[PlayedCard] | type[AuctionEntry] = PlayedCard if play else AuctionEntry
+        if not unplained:
+            self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
+        else:
+            for item in found:
+                if isinstance(item, _Item):
+                    self.items.append(item)
+                else:
+                    self.items.append(construct(model, item, shared_fields(item.keys())))
         self.note_refs.extend(refs)
         if end is not None:
             self.end = end_mark
@@ -363,6 +373,7 @@ class SectionReader:
                 )
             except ValueError:
                 item.call = None
+                item.text = tok
                 self._problem(
                     f"{tok!r} is not a call (Pass, X, XX, 1C..7NT); read as unknown", line, column
                 )

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bridgefiles.formats.pbn.tags import TABLES
+from bridgefiles.formats.pbn.tags import TABLES, TAG_PAIR
 from bridgefiles.model.diagnostic import Severity
 
 # (code, severity, message, line, column)
@@ -34,8 +34,8 @@ _BAD_CHAR = re.compile(r"[\x00-\x08\x0c\x0e-\x1f\x7f-\x9f]")
 _SPECIAL = re.compile(r'[{;"]')
 _STRING_END = re.compile(r'(?:[^"\\]|\\.)*"')
 _BLANK = " \t\r\n"
+_COMPACT = 4096  # lines joined into one string, so a run of '%' lines stays small
 MAX_PBN_LINE = 255  # including the line end, counted as one character (PBN 2.1)
-_TAG_PAIR = re.compile(r'\[\s*([A-Za-z0-9_]*)\s*"(?:[^"\\\r\n]|\\.)*"\s*\]')
 _TABLE_SPECIAL = re.compile(r'[\[{;"]')
 
 
@@ -43,7 +43,7 @@ _TABLE_SPECIAL = re.compile(r'[\[{;"]')
 class RawGame:
     """The lines of one game (line ends kept) and what the line checks found."""
 
-    lines: list[str]
+    lines: list[str]  # the lines, or runs of them joined (long runs of % lines)
     first_line: int
     problems: list[Problem] = field(default_factory=list)
 
@@ -102,7 +102,7 @@ class _Table:
 def _tags_line(line: str, table: _Table) -> None:
     """A line of tag pairs: the table state after its last tag (and any data after it)."""
     last = None
-    for m in _TAG_PAIR.finditer(line):
+    for m in TAG_PAIR.finditer(line):
         last = m
     if last is None:  # a tag pair broken over lines: the old state is the safe guess
         return
@@ -137,7 +137,7 @@ def _scan_table(line: str, table: _Table) -> tuple[bool, bool]:
             continue
         content = True
         if c == "[":
-            tag = _TAG_PAIR.match(line, end)
+            tag = TAG_PAIR.match(line, end)
             if tag is None:
                 table.open = table.elements = False
                 i = end + 1
@@ -151,6 +151,26 @@ def _scan_table(line: str, table: _Table) -> tuple[bool, bool]:
             break
         i = s.end()
     return False, content
+
+
+_NOT_LATIN1 = re.compile(r"[^\x00-\xff]")
+
+
+def _check_latin1(line: str, lineno: int, problems: list[Problem]) -> None:
+    """Strict mode: PBN's character set is ISO-8859-1 (pbn.md 2.2); say where text
+    leaves it (a UTF-8 file with other characters), once per line."""
+    m = _NOT_LATIN1.search(line)
+    if m is not None:
+        problems.append(
+            (
+                "encoding",
+                Severity.ERROR,
+                f"character U+{ord(m.group()):04X} is not ISO-8859-1, PBN's character set "
+                "(PBN 2.2)",
+                lineno,
+                m.start() + 1,
+            )
+        )
 
 
 def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
@@ -181,9 +201,14 @@ def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
 
 
 def split_games(
-    lines: Iterator[str], max_line_length: int = 1_000_000, max_comment_size: int | None = None
+    lines: Iterator[str],
+    max_line_length: int = 1_000_000,
+    max_comment_size: int | None = None,
+    latin1: bool = False,
 ) -> Iterator[Split]:
     """Games in file order; the text before the first and after the last game too.
+
+    ``latin1`` (strict mode): characters outside ISO-8859-1 are ``encoding`` errors.
 
     A ``{`` comment still open after ``max_comment_size`` characters is taken as closed
     there (with a ``limit`` error), so an unterminated comment cannot swallow the file.
@@ -197,6 +222,7 @@ def split_games(
     has_content = False
     preamble_done = False
     table = _Table()
+    loose = 0  # escape lines appended since the last compaction
     for line in lines:
         lineno += 1
         if len(line) > max_line_length:
@@ -213,6 +239,8 @@ def split_games(
             line = line[:max_line_length] + ("\n" if line.endswith(("\n", "\r")) else "")
         if len(line) > 200 or not line.isascii() or _BAD_CHAR.search(line):
             _check_line(line, lineno, problems)
+            if latin1 and not line.isascii():
+                _check_latin1(line, lineno, problems)
         if in_brace:
             in_brace, _ = _scan(line, True)
             pending.append(line)
@@ -234,19 +262,23 @@ def split_games(
         first = line[:1]
         if first == "%":
             pending.append(line)
+            loose += 1
+            if loose >= _COMPACT:  # a long run of escape lines: held as text, not lines
+                pending[-loose:] = ["".join(pending[-loose:])]
+                loose = 0
             continue
         if not line.strip(_BLANK):
             pending.append(line)
             if has_content:
                 yield Split("game", RawGame(pending, start, problems))
-                pending, problems, start, has_content = [], [], lineno + 1, False
+                pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
                 table = _Table()
             continue
         if not preamble_done:
             preamble_done = True
             if pending:
                 yield Split("preamble", RawGame(pending, start, []))
-                pending, start = [], lineno
+                pending, start, loose = [], lineno, 0
         if first == "[" and "{" not in line and ";" not in line:
             has_content = True
             if table.open or "Table" in line:
@@ -254,8 +286,10 @@ def split_games(
         else:
             if table.open or ("Table" in line and "[" in line):
                 in_brace, content = _scan_table(line, table)
-            else:
+            elif "{" in line or ";" in line or '"' in line:
                 in_brace, content = _scan(line, False)
+            else:  # a line of plain section data (no comment, no string): content
+                in_brace, content = False, True
             has_content = has_content or content
             comment_size = len(line)
         pending.append(line)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from bridgefiles.formats.pbn.build import make
 from bridgefiles.model.board import Column
 from bridgefiles.model.diagnostic import Severity
+from bridgefiles.model.fast import make
 
 Finding = tuple[str, Severity, str]
 

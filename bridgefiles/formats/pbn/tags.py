@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from bridgefiles.model.diagnostic import Severity
 
@@ -49,6 +50,10 @@ NO_INHERITANCE = frozenset(
     {"Dealer", "Vulnerable", "Deal", "Declarer", "Contract", "Auction", "Play", "Note"}
 )
 
+# A tag pair, [ name "value" ], with any white space between its tokens (import format):
+# group 1 the name, group 2 the value as written. The one copy (the splitter and the
+# reader use it; the grammar's TAGS terminal is the same shape).
+TAG_PAIR = re.compile(r'\[\s*([A-Za-z0-9_]*)\s*"((?:[^"\\\r\n]|\\.)*)"\s*\]')
 TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
@@ -264,10 +269,24 @@ _CHECKS: dict[str, Callable[[str], list[Finding]]] = {
 }
 
 
-def check_value(name: str, value: str) -> list[Finding]:
-    """Problems with ``value`` for tag ``name``; ``?`` and ``""`` are always allowed."""
-    if value in ("", "?") and name not in ("Note",):
-        return []
+def check_value(name: str, value: str) -> tuple[Finding, ...]:
+    """Problems with ``value`` for tag ``name``; ``?`` and ``""`` are always allowed.
+
+    Values repeat from game to game (Event, Scoring, Dealer...): the findings of the
+    most recent ones are remembered (a bounded cache, so memory stays flat)."""
+    if value in ("", "?") and name != "Note":
+        return ()
+    if len(value) > 200:
+        return tuple(_check_value(name, value))
+    return _cached_check(name, value)
+
+
+@lru_cache(maxsize=4096)
+def _cached_check(name: str, value: str) -> tuple[Finding, ...]:
+    return tuple(_check_value(name, value))
+
+
+def _check_value(name: str, value: str) -> list[Finding]:
     check = _CHECKS.get(name)
     if check is not None:
         return check(value)

@@ -24,8 +24,9 @@ from bridgefiles.formats.registry import FileInfo, WriteOptions
 from bridgefiles.model.annotations import SUFFIX_NAGS, Annotations, Comment, CommentKind, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
 from bridgefiles.model.board import Board, Table, TagPair
-from bridgefiles.model.calls import Call, CallKind, Contract
+from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal
+from bridgefiles.model.outcome import auction_outcome
 from bridgefiles.model.play import Play, PlayEnd, Slot
 from bridgefiles.model.seats import Seat, Vulnerability
 
@@ -74,6 +75,11 @@ def preserve(boards: Iterable[Board], info: FileInfo | None, newline: str) -> It
             separator = newline
     if info is not None and info.trailer:
         yield info.trailer
+
+
+def game_text(board: Board) -> str:
+    """One board as a PBN game in export form, ``\n`` line ends: ``str(board)``."""
+    return "\n".join(GameWriter("2.1").lines(board)) + "\n"
 
 
 def _text(lines: list[str], newline: str) -> str:
@@ -292,7 +298,8 @@ class GameWriter:
             elif entry.kind is EntryKind.NONE:
                 unit = ["-"]
             else:
-                call = entry.call.text if entry.call is not None else "-"
+                # an unknown call goes back as it was read, never as a token of other meaning
+                call = entry.call.text if entry.call is not None else entry.text or "-"
                 unit = ["^I", call] if entry.insufficient else [call]
             unit.extend(annotation_tokens(entry.annotations, play=False))
             units.append(unit)
@@ -379,9 +386,8 @@ def explanations_as_notes(auction: Auction) -> Auction:
 def derive_outcome(board: Board, tags: dict[str, TagPair]) -> dict[str, str]:
     """Values for missing Contract, Declarer and Result that the game itself implies,
     as the verifier's exporter writes them: from a Contract "Pass", or from a complete
-    auction without irregularities (the last bid, its doubles, and the first player of
-    the declaring side to name the strain). A passed-out deal has Declarer and Result
-    ``""``."""
+    auction without irregularities (``auction_outcome``). A passed-out deal has
+    Declarer and Result ``""``."""
     contract = tags.get("Contract")
     if contract is not None:
         if contract.value.strip().lower() == "pass":
@@ -390,42 +396,12 @@ def derive_outcome(board: Board, tags: dict[str, TagPair]) -> dict[str, str]:
     auction = board.auction
     if auction is None or auction.end in (AuctionEnd.STOPPED, AuctionEnd.CONTINUE):
         return {}
-    calls: list[tuple[Seat, Call]] = []
-    for i, entry in enumerate(auction.entries):
-        if entry.kind is EntryKind.NONE:
-            if calls:
-                return {}
-            continue
-        if entry.kind is not EntryKind.CALL or entry.call is None or entry.insufficient:
-            return {}
-        calls.append((auction.first.offset(i), entry.call))
-    bids = [(seat, call) for seat, call in calls if call.is_bid]
-    if not bids:
-        passes = len(calls)
-        if auction.end is AuctionEnd.ALL_PASS or passes >= 4:
-            return {"Contract": "Pass", "Declarer": "", "Result": ""}
+    outcome = auction_outcome(auction, None)
+    if not outcome.complete or outcome.irregular or outcome.contract is None:
         return {}
-    tail = calls[calls.index(bids[-1]) + 1 :]
-    trailing = 0
-    for _, call in reversed(tail):
-        if not call.is_pass:
-            break
-        trailing += 1
-    if auction.end is not AuctionEnd.ALL_PASS and trailing < 3:
-        return {}
-    last_seat, last_bid = bids[-1]
-    risk = ""
-    for _, call in tail:
-        if call.kind is CallKind.DOUBLE:
-            risk = "X"
-        elif call.kind is CallKind.REDOUBLE:
-            risk = "XX"
-    declarer = next(
-        seat
-        for seat, call in bids
-        if seat.side is last_seat.side and call.strain is last_bid.strain
-    )
-    return {"Contract": last_bid.text + risk, "Declarer": declarer.value}
+    if outcome.passed_out:
+        return {"Contract": "Pass", "Declarer": "", "Result": ""}
+    return {"Contract": outcome.contract.text, "Declarer": seat_text(outcome.declarer)}
 
 
 def note_lines(notes: Sequence[Note]) -> list[str]:

@@ -1,0 +1,100 @@
+"""Movies (lin.md 9): cards taken back by ``up``, suits played without a rank, cards
+with no card to play. What leaves the play stays in the board as a ``pc`` display
+command where it stood, so export -> read -> export gives the same text."""
+
+from __future__ import annotations
+
+from bridgefiles.formats.lin.state import BoardState, PendingCard, Reading
+from bridgefiles.formats.lin.tokens import BLANKS, FORMAT
+from bridgefiles.model.board import Extra
+from bridgefiles.model.cards import Card, Strain
+from bridgefiles.model.deal import Deal
+from bridgefiles.model.diagnostic import warning
+from bridgefiles.model.outcome import trick_winner
+from bridgefiles.model.seats import Seat
+
+
+def take_back(acc: BoardState, start: int) -> None:
+    """Cards from ``start`` on are taken back (a movie's undo)."""
+    removed = acc.cards[start:]
+    del acc.cards[start:]
+    unplay(acc, removed)
+
+
+def unplay(acc: BoardState, removed: list[PendingCard]) -> None:
+    """Cards no longer in the play (taken back by ``up``, or with no card to play) stay
+    in the board as ``pc`` display commands where they stood, and what was kept after
+    them moves back by as many places as cards went before it: writing the board and
+    reading it back gives the same board (an idempotent export)."""
+    extras = acc.extras
+    k = 0
+    for index in range(len(extras)):
+        while k < len(removed) and removed[k].kept <= index:
+            k += 1
+        position = extras[index].position
+        if k and position is not None and position >= 0:
+            extras[index] = extras[index].model_copy(update={"position": position - k})
+    for shift, c in reversed(list(enumerate(removed))):
+        written = c.value.strip(BLANKS)
+        if len(written) != (1 if c.card is None else 2):  # one of several cards of a command
+            written = c.card.code if c.card is not None else c.suit.value
+        extras.insert(
+            c.kept,
+            Extra(
+                format=FORMAT,
+                key="pc",
+                value=written,
+                position=c.position - shift,
+                line=c.line,
+                column=c.column,
+            ),
+        )
+    acc.events -= len(removed)
+
+
+def resolve(
+    r: Reading, acc: BoardState, deal: Deal | None, leader: Seat, strain: Strain | None
+) -> list[tuple[Card, int | None, int | None]]:
+    """Cards with ranks; a suit alone (movies) is the lowest card the player holds."""
+    out: list[tuple[Card, int | None, int | None]] = []
+    if all(c.card is not None for c in acc.cards):
+        return [(c.card, c.line, c.column) for c in acc.cards]  # type: ignore[misc]
+    held = {s: set(h.cards) if h else set() for s, h in (deal.hands.items() if deal else ())}
+    seat = leader
+    trick: list[Card] = []
+    trick_leader = leader
+    dropped: list[PendingCard] = []
+    for c in acc.cards:
+        card: Card | None = None
+        if c.rank is not None:
+            card = Card.of(c.suit, c.rank)
+        else:
+            options = sorted(
+                (k for k in held.get(seat, ()) if k.suit is c.suit), key=lambda k: k.rank
+            )
+            if options:
+                card = options[0]
+        if card is None:
+            r.report(
+                acc.diagnostics,
+                warning(
+                    "tag-value",
+                    f"pc|{c.value}|: no {c.suit.value} card to play; dropped from "
+                    "the play and kept as written",
+                    line=c.line,
+                    column=c.column,
+                ),
+            )
+            dropped.append(c)
+            continue
+        held.get(seat, set()).discard(card)
+        out.append((card, c.line, c.column))
+        trick.append(card)
+        if len(trick) == 4:
+            trick_leader = trick_winner(trick_leader, trick, strain)
+            seat, trick = trick_leader, []
+        else:
+            seat = seat.lho
+    if dropped:
+        unplay(acc, dropped)
+    return out

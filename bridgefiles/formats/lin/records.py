@@ -1,0 +1,414 @@
+"""Each LIN command of a board applied to it (lin.md 5, 6): players, deal,
+vulnerability, calls and their explanations, cards, claims, table labels; any other
+command is kept as an extra where it stood, so nothing is lost."""
+
+from __future__ import annotations
+
+from bridgefiles.formats.lin import values
+from bridgefiles.formats.lin.commands import Command
+from bridgefiles.formats.lin.movies import take_back
+from bridgefiles.formats.lin.state import BoardState, Entry, PendingCard, Reading
+from bridgefiles.formats.lin.tokens import CARD_TEXT, FORMAT, HEADER_TAGS, KNOWN_TAGS
+from bridgefiles.formats.lin.vugraph import update_header
+from bridgefiles.model.board import EscapeLine, Extra
+from bridgefiles.model.calls import Call
+from bridgefiles.model.cards import Card
+from bridgefiles.model.diagnostic import error, info, warning
+from bridgefiles.model.play import Claim
+
+# mb values already read to one plain call: (call, alert). Filled as values come, up to
+# a bound (memory stays flat whatever the file); the same answer values.calls gives.
+_MB_CACHE: dict[str, tuple[Call, bool]] = {}
+_MB_CACHE_SIZE = 2048
+
+
+def single_call(value: str) -> tuple[Call, bool] | None:
+    """The one call an ``mb`` value makes, or None for anything unusual (the general
+    path, with its diagnostics, then takes the command)."""
+    found = _MB_CACHE.get(value)
+    if found is not None:
+        return found
+    try:
+        parsed = values.calls(value)
+    except ValueError:
+        return None
+    if len(parsed) != 1 or parsed[0][0] is None:
+        return None
+    found = (parsed[0][0], parsed[0][1])
+    if len(_MB_CACHE) < _MB_CACHE_SIZE:
+        _MB_CACHE[value] = found
+    return found
+
+
+def keep(r: Reading, acc: BoardState, cmd: Command, key: str | None = None) -> None:
+    acc.extras.append(
+        Extra(
+            format=FORMAT,
+            key=key if key is not None else cmd.tag,
+            value=cmd.value,
+            position=acc.events,
+            line=cmd.line,
+            column=cmd.column,
+        )
+    )
+
+
+def bad_value(r: Reading, acc: BoardState, cmd: Command, why: str, severity: str = "error") -> None:
+    make = {"error": error, "warning": warning, "info": info}[severity]
+    r.report(
+        acc.diagnostics,
+        make(
+            "tag-value",
+            f"{cmd.tag}|{cmd.value.strip()}|: {why}; kept as written",
+            line=cmd.line,
+            column=cmd.column,
+        ),
+    )
+    keep(r, acc, cmd)
+
+
+def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
+    tag = cmd.tag
+    acc.commands += 1
+    limits = r.options.limits
+    if limits.exceeded("max_commands_per_board", acc.commands):
+        if not acc.over_limit:
+            acc.over_limit = True
+            diag = limits.check(
+                "max_commands_per_board",
+                acc.commands,
+                what="the commands of this board",
+                strict=r.options.strict,
+                consequence="the rest of the board is kept as text only",
+                line=cmd.line,
+                column=cmd.column,
+                path=r.options.path,
+            )
+            if diag is not None:
+                acc.diagnostics.append(diag)
+        return
+    if tag == "%":
+        acc.escapes.append(EscapeLine(text=cmd.value, line=cmd.line))
+        return
+    if tag in KNOWN_TAGS:
+        acc.known = True
+    if cmd.stray:
+        if len(cmd.stray) <= 2 and cmd.stray.lower() in KNOWN_TAGS:
+            msg = f"{cmd.stray!r} lost its value and bar before {cmd.tag!r}"
+            r.report(acc.diagnostics, warning("syntax", msg, line=cmd.line, column=cmd.column))
+        else:
+            r.report(
+                acc.diagnostics,
+                info(
+                    "syntax",
+                    f"free text before {cmd.tag!r} kept as a comment",
+                    line=cmd.line,
+                    column=cmd.column,
+                ),
+            )
+        acc.extras.append(
+            Extra(
+                format=FORMAT,
+                key="",
+                value=cmd.stray,
+                position=acc.events,
+                line=cmd.line,
+                column=cmd.column,
+            )
+        )
+    if not cmd.closed:
+        r.report(
+            acc.diagnostics,
+            info(
+                "syntax",
+                f"the last command {tag}|{cmd.value}| has no closing bar",
+                line=cmd.line,
+                column=cmd.column,
+            ),
+        )
+    handler = HANDLERS.get(tag)
+    if handler is not None:
+        handler(r, acc, cmd)
+    elif tag in HEADER_TAGS:
+        update_header(r, cmd, acc.diagnostics)
+        keep(r, acc, cmd)
+    elif tag == "":
+        r.report(
+            acc.diagnostics,
+            info(
+                "syntax",
+                "free text between commands kept as a comment",
+                line=cmd.line,
+                column=cmd.column,
+            ),
+        )
+        keep(r, acc, cmd, key="")
+    else:
+        if tag not in KNOWN_TAGS:
+            if len(tag) != 2:
+                r.report(
+                    acc.diagnostics,
+                    warning(
+                        "syntax",
+                        f"command name {cmd.written!r} is not two characters",
+                        line=cmd.line,
+                        column=cmd.column,
+                    ),
+                )
+                keep(r, acc, cmd, key=cmd.written)
+                acc.last = tag
+                return
+            r.report(
+                acc.diagnostics,
+                info(
+                    "unknown-tag",
+                    f"unknown command {cmd.written!r} kept as written",
+                    line=cmd.line,
+                    column=cmd.column,
+                ),
+            )
+        keep(r, acc, cmd)
+    acc.last = tag
+
+
+def on_pn(r: Reading, acc: BoardState, cmd: Command) -> None:
+    names = cmd.value.split(",")
+    if len(names) == 4 and acc.names is None:
+        acc.names = names
+        return
+    if len(names) == 8 and not acc.has_body and acc.names is None:
+        acc.names = names[4:] if acc.room == "Closed" else names[:4]
+        keep(r, acc, cmd)
+        return
+    bad_value(
+        r,
+        acc,
+        cmd,
+        f"{len(names)} names where 4 are expected" if len(names) != 4 else "players already given",
+        "warning",
+    )
+
+
+def on_md(r: Reading, acc: BoardState, cmd: Command) -> None:
+    try:
+        dealer, digit, hands = values.deal(cmd.value)
+    except ValueError as exc:
+        bad_value(r, acc, cmd, str(exc))
+        return
+    why = None
+    if not digit and all(h is None for h in hands.values()):
+        why = "md with no dealer and no hand kept as a display command"  # a movie's clear
+    elif digit == "0" or (acc.hands is not None and not digit):
+        why = "md that edits the deal shown (a movie step) kept as a display command"
+    if why is not None:
+        r.report(acc.diagnostics, info("deal", why, line=cmd.line, column=cmd.column))
+        keep(r, acc, cmd)
+        return
+    acc.dealer, acc.dealer_given = dealer, bool(digit)
+    acc.hands = hands
+    acc.md_line, acc.md_column = cmd.line, cmd.column
+    given = [h for h in hands.values() if h is not None]
+    where = {"line": cmd.line, "column": cmd.column}
+    if len(given) == 3 and any(len(h) != 13 for h in given):
+        r.report(
+            acc.diagnostics,
+            info(
+                "deal",
+                "three hands given, not of 13 cards each: the fourth is left unknown",
+                **where,
+            ),
+        )
+    elif len(given) < 3:
+        r.report(acc.diagnostics, info("deal", "incomplete deal: fewer than three hands", **where))
+    if not digit:
+        r.report(acc.diagnostics, warning("deal", "md has no dealer digit", **where))
+
+
+def on_sv(r: Reading, acc: BoardState, cmd: Command) -> None:
+    if not cmd.value.strip():
+        bad_value(r, acc, cmd, "empty vulnerability", "warning")
+        return
+    try:
+        acc.vulnerability = values.vulnerability(cmd.value)
+    except ValueError as exc:
+        bad_value(r, acc, cmd, str(exc))
+
+
+def on_mb(r: Reading, acc: BoardState, cmd: Command) -> None:
+    try:
+        parsed = values.calls(cmd.value)
+    except ValueError as exc:
+        bad_value(r, acc, cmd, str(exc))
+        acc.unknown_calls += 1
+        return
+    if len(parsed) > 1 or parsed[0][0] is None:
+        # movie forms: keep the command as written, and the calls it makes
+        r.report(
+            acc.diagnostics,
+            info(
+                "tag-value",
+                f"mb|{cmd.value}| holds {len(parsed)} calls or a placeholder",
+                line=cmd.line,
+                column=cmd.column,
+            ),
+        )
+        keep(r, acc, cmd)
+        acc.unknown_calls += 1
+        return
+    call, alert, _ = parsed[0]
+    assert call is not None
+    acc.entries.append(Entry(call, alert, None, cmd.line, cmd.column))
+    acc.events += 1
+
+
+def on_an(r: Reading, acc: BoardState, cmd: Command) -> None:
+    if acc.last == "mb" and acc.entries and acc.entries[-1].explanation is None:
+        entry = acc.entries[-1]
+        if cmd.value == "!" and not entry.alert:
+            entry.alert = True
+        else:
+            entry.explanation = cmd.value
+        return
+    r.report(
+        acc.diagnostics,
+        info(
+            "note",
+            "an that does not follow a call kept as written",
+            line=cmd.line,
+            column=cmd.column,
+        ),
+    )
+    keep(r, acc, cmd)
+
+
+def on_pc(r: Reading, acc: BoardState, cmd: Command) -> None:
+    card = CARD_TEXT.get(cmd.value)
+    if card is not None:  # the usual case: one card, as BBO writes it
+        pending = PendingCard(
+            card.suit,
+            card.rank,
+            cmd.value,
+            cmd.line,
+            cmd.column,
+            acc.events,
+            card,
+            len(acc.extras),
+        )
+        acc.cards.append(pending)
+        acc.events += 1
+        return
+    try:
+        items = values.cards(cmd.value)
+    except ValueError as exc:
+        bad_value(r, acc, cmd, str(exc))
+        return
+    if any(unknown for _, _, unknown in items):
+        r.report(
+            acc.diagnostics,
+            info(
+                "tag-value",
+                f"pc|{cmd.value}| shows an unknown card; kept as a display command",
+                line=cmd.line,
+                column=cmd.column,
+            ),
+        )
+        keep(r, acc, cmd)
+        return
+    if len(items) > 1 or items[0][1] is None:
+        r.report(
+            acc.diagnostics,
+            info(
+                "tag-value",
+                f"pc|{cmd.value}|: movie form (several cards or a suit alone), read as cards",
+                line=cmd.line,
+                column=cmd.column,
+            ),
+        )
+    for suit, rank, _ in items:
+        card = Card.of(suit, rank) if rank is not None else None
+        acc.cards.append(
+            PendingCard(
+                suit, rank, cmd.value, cmd.line, cmd.column, acc.events, card, len(acc.extras)
+            )
+        )
+        acc.events += 1
+
+
+def on_up(r: Reading, acc: BoardState, cmd: Command) -> None:
+    t = cmd.value.strip()
+    n = int(t) if t.isdigit() else (1 if not t else -1)
+    if n < 0:
+        bad_value(r, acc, cmd, "not a number of cards to take back", "warning")
+        return
+    if n and acc.cards:
+        take_back(acc, max(0, len(acc.cards) - n))
+    r.report(
+        acc.diagnostics,
+        info(
+            "play",
+            f"up|{t}|: {n} card(s) taken back (movie undo)",
+            line=cmd.line,
+            column=cmd.column,
+        ),
+    )
+    keep(r, acc, cmd)
+
+
+def on_mc(r: Reading, acc: BoardState, cmd: Command) -> None:
+    try:
+        tricks = values.claim(cmd.value)
+    except ValueError as exc:
+        bad_value(r, acc, cmd, str(exc))
+        return
+    if acc.claim is not None:
+        bad_value(r, acc, cmd, "a second claim", "warning")
+        return
+    acc.claim = Claim(
+        tricks=tricks,
+        raw=None if cmd.value == str(tricks) else cmd.value,
+        line=cmd.line,
+        column=cmd.column,
+    )
+
+
+def on_qx(r: Reading, acc: BoardState, cmd: Command) -> None:
+    room, number = values.table_label(cmd.value)
+    acc.has_qx = True
+    acc.room = room or acc.room
+    acc.number = number or acc.number
+    canonical = (
+        room is not None and number is not None and cmd.value == (f"{room[0].lower()}{number}")
+    )
+    if not canonical:
+        keep(r, acc, cmd)
+
+
+def on_ah(r: Reading, acc: BoardState, cmd: Command) -> None:
+    number = values.heading_number(cmd.value)
+    if acc.number is None:
+        acc.number = number
+    if number is None or cmd.value != f"Board {number}" or number != acc.number:
+        keep(r, acc, cmd)
+
+
+def on_layout(r: Reading, acc: BoardState, cmd: Command) -> None:
+    """``st``, ``rh``, ``pg``: no data when empty; kept when they carry text."""
+    if cmd.value:
+        keep(r, acc, cmd)
+
+
+HANDLERS = {
+    "pn": on_pn,
+    "md": on_md,
+    "sv": on_sv,
+    "mb": on_mb,
+    "an": on_an,
+    "pc": on_pc,
+    "up": on_up,
+    "mc": on_mc,
+    "qx": on_qx,
+    "ah": on_ah,
+    "st": on_layout,
+    "rh": on_layout,
+    "pg": on_layout,
+}

@@ -1,0 +1,105 @@
+"""What the LIN reader holds while it reads: the board being gathered, the vugraph
+header in force, and the reading context (options, file info, where findings go)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.registry import FileInfo, ReadOptions
+from bridgefiles.model.board import EscapeLine, Extra
+from bridgefiles.model.calls import Call
+from bridgefiles.model.cards import Card, Rank, Suit
+from bridgefiles.model.deal import Hand
+from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.model.play import Claim
+from bridgefiles.model.seats import Seat, Vulnerability
+
+
+@dataclass
+class VugraphHeader:
+    """File or segment level commands, carried onto each board."""
+
+    vg: list[str] | None = None
+    rs: list[str] | None = None
+    pn: list[str] | None = None
+    pw: list[str] | None = None
+    bn: list[str] | None = None
+    extras: list[Extra] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Entry:
+    call: Call
+    alert: bool
+    explanation: str | None
+    line: int
+    column: int
+
+
+@dataclass(slots=True)
+class PendingCard:
+    suit: Suit
+    rank: Rank | None
+    value: str
+    line: int
+    column: int
+    position: int
+    card: Card | None = None  # the card itself when the rank is known
+    kept: int = 0  # extras kept before this card (where it goes back if taken back)
+
+
+@dataclass
+class BoardState:
+    """A board being gathered."""
+
+    offset: int
+    line: int
+    index: int
+    header: VugraphHeader
+    names: list[str] | None = None
+    room: str | None = None
+    number: str | None = None
+    dealer: Seat | None = None
+    dealer_given: bool = False
+    hands: dict[Seat, Hand | None] | None = None
+    md_line: int | None = None
+    md_column: int | None = None
+    vulnerability: Vulnerability | None = None
+    entries: list[Entry] = field(default_factory=list)
+    unknown_calls: int = 0
+    cards: list[PendingCard] = field(default_factory=list)
+    claim: Claim | None = None
+    extras: list[Extra] = field(default_factory=list)
+    escapes: list[EscapeLine] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    events: int = 0
+    last: str = ""  # tag of the last command applied
+    has_qx: bool = False
+    known: bool = False  # a LIN command was applied (a board holds at least one)
+    commands: int = 0
+    over_limit: bool = False
+
+    @property
+    def has_body(self) -> bool:
+        return bool(self.entries or self.cards or self.claim or self.unknown_calls)
+
+
+class Reading:
+    """The context every part of the builder works in: how to read, the file's info,
+    the vugraph header in force, and where findings go (strict mode raises)."""
+
+    def __init__(self, options: ReadOptions, info: FileInfo) -> None:
+        self.options = options
+        self.info = info
+        self.header = VugraphHeader()
+        self.header_commands = 0  # header commands and comment lines read so far
+
+    def report(self, target: list[Diagnostic], diag: Diagnostic) -> None:
+        diag = diag.model_copy(update={"path": self.options.path}) if self.options.path else diag
+        if self.options.strict and diag.severity is Severity.ERROR:
+            raise StrictModeError(diag.format(), diag)
+        target.append(diag)
+
+    def file_report(self, diag: Diagnostic) -> None:
+        self.report(self.info.diagnostics, diag)

@@ -1,0 +1,57 @@
+"""The LIN token table (lin.md sections 1, 5, 6): command names, cards, board openers.
+
+The grammar (``grammars/lin.lark``) has coarse terminals: a whole run of ``pc``
+pairs, a whole run of ``mb``/``an`` pairs, a pair, an open pair, free text. The
+tokens lin.md defines inside them (the two-letter command names, the cards, the
+calls) are this table, read by the builder; calls and hands are read by
+:mod:`bridgefiles.formats.lin.values`.
+
+Why coarse terminals (issue 10; measured on scripts/bench's generated event of 2,000
+boards with full auctions and play, parse only, 16 KB chunks, best of 3, pure-Python
+Lark LALR on this loaded 2-core machine): a grammar with a terminal per command pair
+gives Lark 81 tokens a board and parses 643 boards/s, slower than a whole bridgebots
+read (575 boards/s in the same conditions); the coarse grammar gives it 8.5 tokens a
+board and parses 6,114 boards/s (8,869 with ``lark-cython``, the ``fast`` extra),
+leaving the time to building the model.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bridgefiles.model.cards import ALL_CARDS, Card
+
+FORMAT = "lin"
+HEADER_POSITION = -1
+"""Position of the extras that come from a vugraph header (carried onto each board)."""
+
+HEADER_TAGS = frozenset({"vg", "rs", "pw", "mp", "bn"})
+# Commands that may begin a board; after a deal they wait to see where they belong.
+OPEN_AFTER_DEAL = frozenset({"pn", "mn", "st", "qx", *HEADER_TAGS})
+OPEN_AFTER_BODY = OPEN_AFTER_DEAL | {"rh", "ah"}
+# lin.md 4, rule 3: in a file of one board a line, these at the start of a line open one
+LINE_OPENERS = frozenset({"st", "md", "ah", "rh"})
+DEALER_DIGITS = frozenset("1234")
+BLANKS = " \t\r\n\f\v"
+
+_NAMES = (
+    "pn st md rh ah sv mb an pg pc mc qx nt vg rs pw mp bn mn at sk hc lc hs ls sc sa va "
+    "up ub tc pf pa lb bt tu sb ha ia ih cr cg cb cp cq cs fh ff fb fi fu fm fp ht bg bd "
+    "bm wb hb lf se sr rt zm su vx vi vj vp vh wt ts ob mx xl kc rc tt os do jp kp hf bs "
+    "hz lg rq eb bv fg xx ip pd pi sj tb by sd dn cm fa ss vv uu zs zv"
+)
+KNOWN_TAGS = frozenset(_NAMES.split())  # lin.md section 5
+
+# One pair of a PLAY_RUN or AUCTION_RUN token: blanks, the two-letter name, the value.
+RUN_PAIR = re.compile(r"(\s*)(\S\S)\|([^|]*)\|")
+
+CARD_TEXT: dict[str, Card] = {}
+"""A card as ``pc`` writes it, in any case (``SA``, ``sa``, ``Sa``, ``sA``)."""
+for _card in ALL_CARDS:
+    for _text in (
+        _card.code,
+        _card.code.lower(),
+        _card.code[0] + _card.code[1].lower(),
+        _card.code[0].lower() + _card.code[1],
+    ):
+        CARD_TEXT[_text] = _card

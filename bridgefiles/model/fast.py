@@ -1,0 +1,108 @@
+"""The one fast way to build models, for readers that have already checked their values.
+
+DESIGN.md "Performance": pydantic validation belongs at the boundaries; a reader
+knows its values are well-typed, and ``model_construct`` itself costs more than
+the parse of a tag. ``make`` fills the same slots ``model_construct`` does, with
+each model's defaults taken once; ``construct`` is the leanest form. Only this
+module writes pydantic's internals: the formats call it, never write them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+
+M = TypeVar("M", bound=BaseModel)
+_set = object.__setattr__
+
+
+@cache
+def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], bool]:
+    # Every field, in field order (required ones hold PydanticUndefined until the caller
+    # gives them), so an instance's __dict__ is in the order validation gives it.
+    defaults: dict[str, Any] = {}
+    factories = False
+    for name, info in cls.model_fields.items():
+        defaults[name] = info.default
+        if info.default is PydanticUndefined and info.default_factory is not None:
+            factories = True
+    return defaults, factories
+
+
+# The fields-set pydantic keeps on each instance, shared by every instance with the same
+# one: a set of seven names takes about 500 bytes, more than the values it names, and the
+# models are frozen (pydantic copies the set before model_copy changes it).
+_SHARED_SETS: dict[frozenset[str], set[str]] = {}
+
+
+def shared_fields(names: Iterable[str]) -> set[str]:
+    """The one shared set holding ``names``, for ``construct``'s ``fields_set``."""
+    key = frozenset(names)
+    found = _SHARED_SETS.get(key)
+    if found is None:
+        found = _SHARED_SETS[key] = set(key)
+    return found
+
+
+def make(cls: type[M], **values: Any) -> M:
+    """An instance of ``cls`` with ``values`` and the defaults, not validated.
+
+    Callers pass only field names of ``cls`` (unknown names are a bug of ours).
+    """
+    defaults, factories = _defaults(cls)
+    if factories:
+        return cls.model_construct(**values)
+    obj = cls.__new__(cls)
+    _set(obj, "__dict__", {**defaults, **values})
+    _set(obj, "__pydantic_fields_set__", shared_fields(values.keys()))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+_new = object.__new__
+
+
+_FIELD_COUNT: dict[type[BaseModel], int] = {}
+
+
+def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
+    """The leanest build: ``data`` (every field of ``cls``, or the defaults fill in what
+    it lacks) becomes the instance's ``__dict__``; ``fields_set`` is what the caller set.
+
+    For the models a reader makes by the thousand (played cards, auction entries),
+    where even :func:`make`'s merge of defaults shows in a profile.
+    """
+    count = _FIELD_COUNT.get(cls)
+    if count is None:
+        count = _FIELD_COUNT[cls] = len(cls.model_fields)
+    if len(data) != count:  # a field added to the model since the caller was written
+        data = {**_defaults(cls)[0], **data}
+    obj = _new(cls)
+    _set(obj, "__dict__", data)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+def construct_all(cls: type[M], rows: list[dict[str, Any]]) -> list[M]:
+    """:func:`construct` for many values of one model, each ``rows`` item holding every
+    field; all fields count as set. One call for a whole section of cards or calls."""
+    if rows and len(rows[0]) != len(cls.model_fields):
+        return [construct(cls, row, shared_fields(row.keys())) for row in rows]
+    names = shared_fields(frozenset(cls.model_fields))
+    out: list[M] = []
+    append = out.append
+    for row in rows:
+        obj = _new(cls)
+        _set(obj, "__dict__", row)
+        _set(obj, "__pydantic_fields_set__", names)
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", None)
+        append(obj)
+    return out
