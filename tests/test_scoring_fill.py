@@ -15,6 +15,7 @@ from bridgefiles.model.board import Board, Column, Table, TagPair
 from bridgefiles.model.file import BridgeFile
 from bridgefiles.model.seats import Seat, Vulnerability
 from bridgefiles.scoring.fill import score_file
+from bridgefiles.scoring.settings import ScoreSettings
 from bridgefiles.scoring.vp import victory_points
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -298,7 +299,7 @@ def test_teams_fixture_board_a_match() -> None:
     ]
     assert "VP" not in running[-1][0]
     assert [r["MP_NS"] for r in _table_rows(boards[0], "ScoreTable")] == ["2", "0"]
-    halves = bf.score(_load(TEAMS), method="BAM", units="1").boards
+    halves = bf.score(_load(TEAMS), method="BAM", settings=ScoreSettings(units="1")).boards
     assert halves[6].tag("ScoreMP") == "NS 0.5 EW 0.5"
 
 

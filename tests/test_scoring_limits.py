@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -236,7 +236,9 @@ def test_score_of_what_is_not_a_file_is_our_error(thing: Any) -> None:
 
 
 @pytest.mark.parametrize("laws", ["2017", "2007"])
-def test_the_laws_edition_reaches_the_ruling(laws: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_laws_edition_reaches_the_ruling(
+    laws: Literal["2017", "2007"], monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen: list[str] = []
     from bridgefiles.laws.result import board_result as real
 
