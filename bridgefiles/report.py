@@ -92,10 +92,13 @@ def format_of(name: str | None, forced: str | None = None) -> str:
     return fmt.name if fmt else "unknown"
 
 
-def no_board() -> Diagnostic:
-    """A file with no board is not a clean file."""
-    return Diagnostic(code="syntax", severity=Severity.ERROR,
-                      message="no board found (an empty file, or not a bridge file)")
+def no_board(found: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
+    """A file with no board is not a clean file: an error, unless the reader has
+    already said why with an error of its own (one finding, not two)."""
+    if any(d.severity is Severity.ERROR for d in found):
+        return []
+    return [Diagnostic(code="syntax", severity=Severity.ERROR,
+                       message="no board found (an empty file, or not a bridge file)")]
 
 
 def validate_input(
@@ -148,7 +151,7 @@ def validate_input(
     report.format = info.format or format_of(shown, format)
     report.diagnostics = list(info.diagnostics)
     if report.status == "ok" and not report.boards:
-        report.diagnostics.append(no_board())
+        report.diagnostics.extend(no_board(report.diagnostics))
     return report
 
 

@@ -202,7 +202,7 @@ def validate_file(task: ValidateTask, report: Report = no_report) -> FileResult:
             out.close()
     file_diags[:0] = info.diagnostics
     if result.status == "ok" and result.boards == 0:
-        file_diags.append(no_board())
+        file_diags.extend(no_board(file_diags))
     result.add(file_diags)
     if info.format is not None:
         result.format = info.format
