@@ -226,12 +226,14 @@ def _brute_cross(scores: list[int]) -> list[float]:
 )
 def test_bad_settings_are_our_error(settings_: dict[str, Any]) -> None:
     with pytest.raises(BridgeFileError, match="bad scoring settings"):
-        bf.score(_traveller(["3NT N 9 - 1"]), **settings_)
+        score_file(_traveller(["3NT N 9 - 1"]), **settings_)
 
 
 @pytest.mark.parametrize("thing", [None, [], "file.pbn"])
 def test_score_of_what_is_not_a_file_is_our_error(thing: Any) -> None:
     with pytest.raises(BridgeFileError, match="needs a BridgeFile"):
+        score_file(thing)
+    with pytest.raises(BridgeFileError, match="takes a BridgeFile"):  # the public verb
         bf.score(thing)
 
 
