@@ -159,7 +159,9 @@ def loads(
     info = FileInfo(path=path, encoding="str", format=fmt.name)
     found: list[Diagnostic] = []
     try:
-        lines = limited_text_lines(data, options.limits, found, path, options.strict)
+        lines = limited_text_lines(
+            data, options.limits, found, path, options.strict, line_setting=fmt.line_limit
+        )
         result = _collect(bounded(fmt.read(lines, options, info), options, info), info, fmt.name)
     except BridgeFileError:
         raise

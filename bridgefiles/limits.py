@@ -8,7 +8,7 @@ in strict mode.
 
 Where each limit is enforced:
 
-* ``max_file_size``, ``max_line_length`` -- the decode layer
+* ``max_file_size``, ``max_line_length`` (``max_board_size`` for JSON) -- the decode layer
   (:mod:`bridgefiles.formats.decode`), for every format;
 * ``max_boards`` -- the api layer (:mod:`bridgefiles.api`), for every format;
 * ``max_tags_per_game``, ``max_value_length``, ``max_comment_size``,
@@ -43,6 +43,10 @@ class Limits:
     """Bytes in one line (line end excluded); the rest of the line is not read. The
     longest line in the corpus is 1,368 bytes; a LIN reader holds about 1 KB of
     objects per byte of a line made only of bars, so this also bounds memory."""
+    max_board_size: int | None = 16 * _MiB
+    """Bytes in one line of a format that writes a whole board a line (JSON), which
+    takes the place of ``max_line_length`` there: any board our reader accepted fits,
+    and memory stays bounded by one board."""
     max_boards: int | None = 1_000_000
     """Boards read from one input; the boards after it are not read."""
     max_tags_per_game: int | None = 10_000

@@ -190,7 +190,11 @@ def stream_boards(
     fmt = pick_format(format, opened.path, head)
     assert fmt.read is not None
     decoder = LineDecoder(
-        path=opened.path, declared=options.encoding, strict=options.strict, limits=options.limits
+        path=opened.path,
+        declared=options.encoding,
+        strict=options.strict,
+        limits=options.limits,
+        line_setting=fmt.line_limit,
     )
     lines = decoder.read(chunks(opened.stream, head, options.limits.max_file_size))
 

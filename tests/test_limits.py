@@ -35,9 +35,12 @@ def _limit_messages(f: bf.BridgeFile) -> list[str]:
     return [d.message for d in f.all_diagnostics() if d.code == "limit"]
 
 
-def _json_event(n: int, value: str = "x") -> bytes:
+def _json_event(n: int, value: str = "x", *, own: bool = False) -> bytes:
+    """``n`` boards; with ``own`` each has its own Event (``value`` after the board
+    number), so none is written as a reference to the board before."""
     boards = [  # boards numbered from 1: a JSON board's tags are checked as PBN's are
-        Board(tags=(TagPair(name="Board", value=str(i + 1)), TagPair(name="Event", value=value)))
+        Board(tags=(TagPair(name="Board", value=str(i + 1)),
+                    TagPair(name="Event", value=f"{i} {value}" if own else value)))
         for i in range(n)
     ]
     return bf.dumps(boards, "json").encode("utf-8")
@@ -92,12 +95,15 @@ def test_read_options_carry_the_limits_both_ways() -> None:
 
 
 def test_a_long_line_is_cut_with_its_byte_offset_and_the_rest_is_read() -> None:
-    data = _json_event(3, value="v" * 500)
-    f = bf.loads(data, "json", limits=Limits(max_line_length=200))
+    data = _json_event(3, value="v" * 500, own=True)
+    f = bf.loads(data, "json", limits=Limits(max_board_size=200))  # JSON: a board a line
     limits = [d for d in f.all_diagnostics() if d.code == "limit"]
     assert len(limits) == 3
-    assert limits[0].line == 2 and "max_line_length=200" in limits[0].message
+    assert limits[0].line == 2 and "max_board_size=200" in limits[0].message
     assert "byte offset" in limits[0].message
+    pbn = (_pbn_game(1, '[Annotator "' + "a" * 500 + '"]')).encode()
+    g = bf.loads(pbn, "pbn", limits=Limits(max_line_length=200))
+    assert any("max_line_length=200" in m for m in _limit_messages(g))  # others: lines
 
 
 def test_splitter_keeps_at_most_the_limit_of_a_huge_line() -> None:
@@ -128,8 +134,10 @@ def test_pbn_long_line_is_a_limit_diagnostic() -> None:
 
 def test_str_input_honours_line_length_and_size() -> None:
     text = _json_event(2, value="v" * 300).decode()
-    f = bf.loads(text, "json", limits=Limits(max_line_length=100))
-    assert "limit" in _codes(f)
+    f = bf.loads(text, "json", limits=Limits(max_board_size=100))
+    assert "limit" in _codes(f) and "max_board_size=100" in _limit_messages(f)[0]
+    assert "limit" in _codes(bf.loads(text.replace("\n", " ", 1), "lin",
+                                      limits=Limits(max_line_length=100)))
     g = bf.loads(text, "json", limits=Limits(max_file_size=120))
     assert any("max_file_size" in m for m in _limit_messages(g))
 

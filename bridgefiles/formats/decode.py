@@ -323,6 +323,7 @@ class LineDecoder:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
+    line_setting: str = "max_line_length"  # the setting of ``limits`` that bounds a line
     splitter: LineSplitter | None = None
     _bom_checked: bool = False
     _offset: int = 0
@@ -331,7 +332,8 @@ class LineDecoder:
 
     def read(self, chunks: Iterable[bytes]) -> Iterator[str]:
         """Text lines from binary chunks, within ``limits``: the whole decode layer."""
-        self.splitter = LineSplitter(self.limits)
+        longest = getattr(self.limits, self.line_setting)
+        self.splitter = LineSplitter(self.limits.but(max_line_length=longest))
         yield from self.lines(self.splitter.split(chunks))
 
     def decode_all(self, data: bytes) -> str:
@@ -383,8 +385,8 @@ class LineDecoder:
         body = len(raw.rstrip(b"\r\n"))
         self._add(
             limit_diagnostic(
-                "max_line_length",
-                self.limits.max_line_length or body,
+                self.line_setting,
+                getattr(self.limits, self.line_setting) or body,
                 f"line {lineno} ({body + raw.dropped:,} bytes)",
                 f"its {raw.dropped:,} bytes from byte offset {start + body} are not read",
                 line=lineno,
@@ -635,8 +637,10 @@ def limited_text_lines(
     diagnostics: list[Diagnostic],
     path: str | None = None,
     strict: bool = False,
+    line_setting: str = "max_line_length",
 ) -> Iterator[str]:
-    """:func:`text_lines` within ``max_line_length`` and ``max_file_size`` (in characters)."""
+    """:func:`text_lines` within ``max_line_length`` (or the ``line_setting`` a format
+    names) and ``max_file_size`` (in characters)."""
 
     def add(diag: Diagnostic) -> None:
         if strict:
@@ -649,7 +653,7 @@ def limited_text_lines(
         text = text[:size]
     else:
         truncated = False
-    longest = limits.max_line_length
+    longest: int | None = getattr(limits, line_setting)
     lineno = 0
     for lineno, line in enumerate(text_lines(text), start=1):
         if longest is not None and len(line) > longest:
@@ -657,7 +661,7 @@ def limited_text_lines(
             if len(body) > longest:
                 add(
                     limit_diagnostic(
-                        "max_line_length",
+                        line_setting,
                         longest,
                         f"line {lineno} ({len(body):,} characters)",
                         f"its last {len(body) - longest:,} characters are not read",

@@ -266,4 +266,13 @@ def sniff(head: str) -> int:
     return 60 if text[:1] in "{[" and '"tags"' in text else 0
 
 
-register(Format(name="json", extensions=(".json", ".jsonl"), sniff=sniff, read=read, write=write))
+register(
+    Format(
+        name="json",
+        extensions=(".json", ".jsonl"),
+        sniff=sniff,
+        read=read,
+        write=write,
+        line_limit="max_board_size",  # a board a line: a long commentary makes a long line
+    )
+)

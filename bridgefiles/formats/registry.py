@@ -115,6 +115,7 @@ class Format:
     charset: str | None = None
     media_type: str | None = None
     kind: Kind = "boards"
+    line_limit: str = "max_line_length"  # the Limits setting that bounds one line of it
 
     @property
     def extension(self) -> str:
