@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 import bridgefiles as bf
-from bridgefiles.errors import BridgeFileError
 from bridgefiles.laws import Revoke, apply_law64
 from bridgefiles.model import Board, Seat, Suit
 from bridgefiles.model.diagnostic import Severity
@@ -47,10 +46,7 @@ def _board(date: str | None) -> Board:
     game = text[start : text.index("[Event ", start + 1)]
     if date is not None:
         game = game.replace('[Board "3"]', f'[Date "{date}"]\n[Board "3"]')
-    try:
-        return bf.loads(game, format="pbn").boards[0]
-    except BridgeFileError as exc:
-        pytest.skip(f"the PBN reader is not available yet: {exc}")
+    return bf.loads(game, format="pbn").boards[0]
 
 
 @pytest.mark.parametrize(
@@ -81,10 +77,7 @@ def test_an_info_finding_suggests_the_edition_of_the_date(
 
 def test_validate_2007_differs_from_2017_only_in_the_date_finding_on_the_fixture() -> None:
     text = FIXTURE.read_text(encoding="utf-8")
-    try:
-        boards = bf.loads(text, format="pbn").boards
-    except BridgeFileError as exc:
-        pytest.skip(f"the PBN reader is not available yet: {exc}")
+    boards = bf.loads(text, format="pbn").boards
     for board in boards:  # no corrected revoke beside an established one: Law 64 agrees
         r17, r07 = validate_board(board), validate_board(board, laws="2007")
         assert r17.tricks == r07.tricks and r17.score == r07.score

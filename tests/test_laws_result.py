@@ -26,10 +26,7 @@ def _game(name: str) -> str:
 
 
 def _board(text: str) -> Board:
-    try:
-        return bf.loads(text, format="pbn").boards[0]
-    except BridgeFileError as exc:
-        pytest.skip(f"the PBN reader is not available yet: {exc}")
+    return bf.loads(text, format="pbn").boards[0]
 
 
 def test_board_result_gives_what_validation_and_scoring_need() -> None:
