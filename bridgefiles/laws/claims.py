@@ -72,7 +72,7 @@ def settle(
             None, 0, None, None, apply_law64(revokes, winners, laws=laws), resolved=False
         )
     played = len(winners)
-    won = sum(1 for w in winners if w.side is declarer.side)
+    won = winners.count(declarer) + winners.count(declarer.partner)
     rest = 13 - played
     diags: list[Diagnostic] = []
     if complete:
@@ -129,7 +129,7 @@ def _agreed_total(
     Result is the tricks won). When the splits left give different transfers, the
     record does not fix the transfer: the settlement is unresolved, never a guess.
     """
-    won = sum(1 for w in winners if w.side is declarer.side)
+    won = winners.count(declarer) + winners.count(declarer.partner)
     found: list[Settlement] = []
     for claimed in range(13 - len(winners), -1, -1):
         law = apply_law64(revokes, _with_claim(winners, declarer, claimed), laws=laws)

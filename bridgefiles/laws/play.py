@@ -9,16 +9,20 @@ later tricks are checked for cards held only, as the PBN verifier does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import attrgetter, or_
 
 from bridgefiles.laws.claims import Settlement, settle
 from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.revokes import Revoke, RevokeRuling
-from bridgefiles.model.cards import Card, Strain, Suit
+from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
-from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot, trick_winner
-from bridgefiles.model.seats import ROTATION, Seat
+from bridgefiles.model.outcome import NO_TRUMP, winning_position
+from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot
+from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,54 +49,125 @@ def _where(slot: PlayedCard, trick: int, seat: Seat) -> dict[str, object]:
     return {"line": slot.line, "column": slot.column, "trick": trick, "seat": seat}
 
 
+_FULL = (1 << 52) - 1
+_BIT = tuple(1 << i for i in range(52))
+_SUIT_MASK = 0x1FFF  # a suit's 13 bits, shifted by 13 * suit order
+_INDEX = attrgetter("index")
+_CARD, _NEXT = Slot.CARD, Slot.NEXT
+# the seats of a trick in playing order, by the leader's order
+_ORDERS = tuple(tuple((lead + k) & 3 for k in range(4)) for lead in range(4))
+
+
 class _Hands:
-    """What each seat still holds, as far as the deal tells."""
+    """What each seat still holds, as far as the deal tells: per seat (by order) a bit
+    mask of card indices and a count per suit, cheap to test and update."""
+
+    __slots__ = ("held", "played", "pool", "suits")
 
     def __init__(self, deal: Deal | None) -> None:
-        # cards as their 0-51 index, with a count per suit: cheap to test and update
-        self.known: dict[Seat, set[int]] = {}
-        self.suits: dict[Seat, list[int]] = {}
-        self.pool: set[int] | None = None
-        if deal is not None:
-            for seat in ROTATION:
-                hand = deal.hand(seat)
-                if hand is not None:
-                    counts = [0, 0, 0, 0]
-                    held: set[int] = set()
-                    for c in hand.cards:
-                        i = c.index
-                        held.add(i)
-                        counts[i // 13] += 1
-                    self.known[seat], self.suits[seat] = held, counts
-            if len(self.known) < 4:
-                self.pool = {c.index for c in deal.unassigned()}
-        self.deal_known = deal is not None
+        self.held: list[int | None] = [None, None, None, None]
+        self.suits: list[list[int] | None] = [None, None, None, None]
+        self.pool: int | None = None  # the cards left for the hands not given
         self.played: dict[int, tuple[int, Seat]] = {}
+        if deal is None:
+            return
+        hands = deal.hands
+        union = 0
+        known = 0
+        for s, seat in enumerate(ROTATION):
+            hand = hands.get(seat)
+            if hand is None:
+                continue
+            indices = list(map(_INDEX, hand.cards))
+            mask = reduce(or_, map(_BIT.__getitem__, indices), 0)
+            if mask.bit_count() == len(indices):
+                counts = [(mask >> shift & _SUIT_MASK).bit_count() for shift in (0, 13, 26, 39)]
+            else:  # a card twice in the hand (the reader has said so): count each copy
+                counts = [0, 0, 0, 0]
+                for i in indices:
+                    counts[i // 13] += 1
+            self.held[s], self.suits[s] = mask, counts
+            union |= mask
+            known += 1
+        if known < 4:
+            self.pool = _FULL & ~union
 
-    def take(self, seat: Seat, card: Card, trick: int) -> str | None:
+    def take(self, seat: int, index: int, trick: int) -> str | None:
         """Remove a played card; say why it could not have been played, if so."""
-        i = card.index
-        if i in self.played:
-            number, who = self.played[i]
-            return f"{card} was already played by {who.full_name} at trick {number}"
-        if self.deal_known:
-            hand = self.known.get(seat)
-            if hand is not None:
-                if i not in hand:
-                    return f"{seat.full_name} does not hold {card}"
-                hand.discard(i)
-                self.suits[seat][i // 13] -= 1
-            elif self.pool is not None:
-                if i not in self.pool:
-                    return f"{card} is not among the cards left for {seat.full_name}'s unknown hand"
-                self.pool.discard(i)
-        self.played[i] = (trick, seat)
+        card = ALL_CARDS[index]
+        who = ROTATION[seat]
+        if index in self.played:
+            number, by = self.played[index]
+            return f"{card} was already played by {by.full_name} at trick {number}"
+        bit = _BIT[index]
+        mask = self.held[seat]
+        if mask is not None:
+            if not mask & bit:
+                return f"{who.full_name} does not hold {card}"
+            self.held[seat] = mask ^ bit
+            counts = self.suits[seat]
+            assert counts is not None
+            counts[index // 13] -= 1
+        elif self.pool is not None:
+            if not self.pool & bit:
+                return f"{card} is not among the cards left for {who.full_name}'s unknown hand"
+            self.pool ^= bit
+        self.played[index] = (trick, who)
         return None
 
-    def holds_suit(self, seat: Seat, suit: Suit) -> bool | None:
-        """Whether ``seat`` still holds ``suit`` (None: the hand is not known)."""
-        counts = self.suits.get(seat)
-        return None if counts is None else counts[suit.order] > 0
+
+def _marked_leads(
+    slots: Sequence[PlayedCard],
+    first: Seat,
+    number: int,
+    following: bool,
+    leader: Seat | None,
+    diags: list[Diagnostic],
+) -> Seat | None:
+    """A trick with a card marked '^L' (Law 53): its findings, and who leads the trick."""
+    trick_slots = {first.offset(k): s for k, s in enumerate(slots)}
+    out_of_turn = [seat for seat, s in trick_slots.items() if s.lead_out_of_turn]
+    if len(out_of_turn) > 1:
+        diags.append(
+            error(
+                "lead-out-of-turn",
+                f"more than one lead out of turn marked at trick {number}",
+                law="53",
+                **_where(trick_slots[out_of_turn[1]], number, out_of_turn[1]),
+            )
+        )
+    for seat, s in trick_slots.items():
+        if s.lead_out_of_turn and s.revoke:
+            diags.append(
+                error(
+                    "lead-out-of-turn",
+                    "a card cannot be both a revoke and a lead out of turn",
+                    **_where(s, number, seat),
+                )
+            )
+    if following and out_of_turn:
+        seat = out_of_turn[0]
+        if seat is leader:
+            diags.append(
+                error(
+                    "lead-out-of-turn",
+                    f"{seat.full_name}'s lead is marked out of turn but it was his lead",
+                    law="53",
+                    **_where(trick_slots[seat], number, seat),
+                )
+            )
+        else:
+            assert leader is not None
+            diags.append(
+                warning(
+                    "lead-out-of-turn",
+                    f"{seat.full_name} led out of turn instead of {leader.full_name}; accepted",
+                    law="53A",
+                    **_where(trick_slots[seat], number, seat),
+                )
+            )
+            return seat
+    return leader
 
 
 def replay_play(
@@ -115,17 +190,25 @@ def replay_play(
     PBN claim ('*'), which records only the outcome; ``result_disputed`` says the
     Result is marked '^' (an agreed count that differs from the tricks won);
     ``laws`` the edition whose Law 64 applies.
+
+    Seats are counted as their order (0-3) and cards as their index (0-51) inside
+    the loop: it runs for every card of every board validated.
     """
     diags: list[Diagnostic] = []
     hands = _Hands(deal)
+    held, suits = hands.held, hands.suits
     if leader is None:
         leader = declarer.lho if declarer is not None else None
-    dummy = declarer.partner if declarer is not None else None
+    dummy = SEAT_ORDER[declarer.partner] if declarer is not None else -1
     slots = play.slots
-    ntricks = min(13, (len(slots) + 3) // 4)
-    if len(slots) > 52:
+    nslots = len(slots)
+    ntricks = min(13, (nslots + 3) // 4)
+    if nslots > 52:
         diags.append(error("play", "more than 13 tricks are recorded", line=play.line))
-    winners: list[Seat] = []
+    first = SEAT_ORDER[play.first]
+    trump = strain.order if strain is not None else NO_TRUMP
+    lead = SEAT_ORDER[leader] if leader is not None else 0  # the leader, by order
+    winners: list[int] = []
     revokes: list[Revoke] = []
     following = leader is not None  # the play order is known
     after_next = False  # a '+' was met: nothing real may come after it
@@ -133,129 +216,105 @@ def replay_play(
     last_trick_seen = 0
     for t in range(ntricks):
         number = t + 1
-        trick_slots: dict[Seat, PlayedCard] = {}
-        for k in range(4):
-            i = 4 * t + k
-            if i < len(slots):
-                trick_slots[play.first.offset(k)] = slots[i]
-        if any(s.slot is Slot.CARD for s in trick_slots.values()):
-            last_trick_seen = number
-        # who leads: the ^L card's seat, else the expected leader
-        out_of_turn = [seat for seat, s in trick_slots.items() if s.lead_out_of_turn]
-        if len(out_of_turn) > 1:
-            diags.append(
-                error(
-                    "lead-out-of-turn",
-                    f"more than one lead out of turn marked at trick {number}",
-                    law="53",
-                    **_where(trick_slots[out_of_turn[1]], number, out_of_turn[1]),
-                )
+        tslots = slots[4 * t : 4 * t + 4]
+        by_seat: list[PlayedCard | None] = [None, None, None, None]
+        marked_lead = False
+        for k, s in enumerate(tslots):
+            by_seat[(first + k) & 3] = s
+            if s.slot is _CARD:
+                last_trick_seen = number
+            if s.lead_out_of_turn:
+                marked_lead = True
+        if marked_lead:  # who leads: the ^L card's seat, else the expected leader
+            seat_led = _marked_leads(
+                tslots, play.first, number, following, ROTATION[lead] if following else None, diags
             )
-        for seat, s in trick_slots.items():
-            if s.lead_out_of_turn and s.revoke:
-                diags.append(
-                    error(
-                        "lead-out-of-turn",
-                        "a card cannot be both a revoke and a lead out of turn",
-                        **_where(s, number, seat),
-                    )
-                )
-        if following and out_of_turn:
-            seat = out_of_turn[0]
-            if seat is leader:
-                diags.append(
-                    error(
-                        "lead-out-of-turn",
-                        f"{seat.full_name}'s lead is marked out of turn but it was his lead",
-                        law="53",
-                        **_where(trick_slots[seat], number, seat),
-                    )
-                )
-            else:
-                assert leader is not None
-                diags.append(
-                    warning(
-                        "lead-out-of-turn",
-                        f"{seat.full_name} led out of turn instead of {leader.full_name}; accepted",
-                        law="53A",
-                        **_where(trick_slots[seat], number, seat),
-                    )
-                )
-                leader = seat
-        order = [leader.offset(k) for k in range(4)] if following and leader else list(ROTATION)
-        cards: list[Card] = []
-        led: Suit | None = None
+            if seat_led is not None:
+                lead = SEAT_ORDER[seat_led]
+        order = _ORDERS[lead] if following else _ORDERS[0]
+        cards: list[int] = []
+        led = -1
         trick_known = following
-        for pos, seat in enumerate(order):
-            got = trick_slots.get(seat)
-            if got is None or got.slot is not Slot.CARD or got.card is None:
-                if got is not None and got.slot is Slot.NEXT:
+        for pos in range(4):
+            seat = order[pos]
+            got = by_seat[seat]
+            if got is None or got.slot is not _CARD or got.card is None:
+                if got is not None and got.slot is _NEXT:
                     after_next, next_at = True, number
                 trick_known = False
                 if pos == 0:
                     following = False  # unknown lead: the order is lost from here
                 continue
-            s = got
-            card = got.card
+            index = got.card.index
+            suit = index // 13
             if after_next and (following or number > next_at):
                 diags.append(
                     error(
                         "play",
-                        f"{card} comes after the '+' that marks the next card to play",
-                        **_where(s, number, seat),
+                        f"{got.card} comes after the '+' that marks the next card to play",
+                        **_where(got, number, ROTATION[seat]),
                     )
                 )
-            if following and trick_known and pos > 0 and led is not None and card.suit is not led:
-                held = hands.holds_suit(seat, led)
-                if held or (held is None and s.revoke):
+            if following and trick_known and pos > 0 and led >= 0 and suit != led:
+                counts = suits[seat]
+                held_led = None if counts is None else counts[led] > 0
+                if held_led or (held_led is None and got.revoke):
                     revokes.append(
                         Revoke(
                             trick=number,
-                            player=seat,
-                            suit=led,
+                            player=ROTATION[seat],
+                            suit=SUITS_BY_ORDER[led],
                             established=False,  # decided below (Law 63)
-                            dummy=seat is dummy,
-                            marked=s.revoke,
-                            line=s.line,
-                            column=s.column,
+                            dummy=seat == dummy,
+                            marked=got.revoke,
+                            line=got.line,
+                            column=got.column,
                         )
                     )
-                elif s.revoke:
+                elif got.revoke:
                     diags.append(
                         error(
                             "revoke",
-                            f"{card} is marked as a revoke, but {seat.full_name} had no "
-                            f"{led.value} left",
+                            f"{got.card} is marked as a revoke, but {ROTATION[seat].full_name} "
+                            f"had no {SUITS_BY_ORDER[led].value} left",
                             law="61A",
-                            **_where(s, number, seat),
+                            **_where(got, number, ROTATION[seat]),
                         )
                     )
-            elif s.revoke and following and trick_known:
+            elif got.revoke and following and trick_known:
                 diags.append(
                     error(
                         "revoke",
-                        f"{card} is marked as a revoke, but it "
+                        f"{got.card} is marked as a revoke, but it "
                         + ("is the lead" if pos == 0 else "follows suit"),
                         law="61A",
-                        **_where(s, number, seat),
+                        **_where(got, number, ROTATION[seat]),
                     )
                 )
-            why = hands.take(seat, card, number)
-            if why is not None:
-                diags.append(error("card-not-held", why, law="44", **_where(s, number, seat)))
-                # the deal is not the one played: following suit and trick winners
-                # cannot be judged from here on (cards held are still checked)
-                trick_known = following = False
+            # the common case of hands.take inline: a card of a known hand, not played yet
+            mask = held[seat]
+            if mask is not None and mask & _BIT[index] and index not in hands.played:
+                held[seat] = mask ^ _BIT[index]
+                suits[seat][suit] -= 1  # type: ignore[index]  # set with held
+                hands.played[index] = (number, ROTATION[seat])
+            else:
+                why = hands.take(seat, index, number)
+                if why is not None:
+                    diags.append(
+                        error("card-not-held", why, law="44", **_where(got, number, ROTATION[seat]))
+                    )
+                    # the deal is not the one played: following suit and trick winners
+                    # cannot be judged from here on (cards held are still checked)
+                    trick_known = following = False
             if pos == 0:
-                led = card.suit
-            cards.append(card)
-        if following and trick_known and leader is not None and len(cards) == 4:
+                led = suit
+            cards.append(index)
+        if following and trick_known and len(cards) == 4:
             if strain is None:
                 following = False
             else:
-                winner = trick_winner(leader, cards, strain)
-                winners.append(winner)
-                leader = winner
+                lead = (lead + winning_position(cards, trump)) & 3
+                winners.append(lead)
         elif following:
             following = False
     stopped = play.end is PlayEnd.STOPPED or play.claim is not None
@@ -266,8 +325,8 @@ def replay_play(
         established = r.marked or stopped
         for k in range(4):
             i = 4 * nxt + k
-            seat = play.first.offset(k)
-            if i < len(slots) and seat.side is r.side and slots[i].slot is Slot.CARD:
+            seat_k = play.first.offset(k)
+            if i < nslots and seat_k.side is r.side and slots[i].slot is Slot.CARD:
                 established = True
         settled.append(
             Revoke(
@@ -281,9 +340,10 @@ def replay_play(
                 column=r.column,
             )
         )
+    won_by = tuple(map(ROTATION.__getitem__, winners))
     complete = len(winners) == 13
     settlement = settle(
-        winners=tuple(winners),
+        winners=won_by,
         revokes=tuple(settled),
         declarer=declarer,
         complete=complete,
@@ -299,10 +359,14 @@ def replay_play(
         diags.append(
             _revoke_diagnostic(ruling.revoke, ruling, declarer, marked, settlement.resolved)
         )
-    diags.sort(key=lambda d: d.trick or 0)
-    played = sum(1 for w in winners if w.side is declarer.side) if declarer is not None else None
+    if len(diags) > 1:
+        diags.sort(key=lambda d: d.trick or 0)
+    played = None
+    if declarer is not None:
+        d = SEAT_ORDER[declarer]
+        played = winners.count(d) + winners.count(d ^ 2)
     return PlayResult(
-        winners=tuple(winners),
+        winners=won_by,
         played=played,
         won=settlement.won,
         law64=settlement.law64_declarer if settlement.resolved else _unknown(settlement),

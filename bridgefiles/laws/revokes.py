@@ -61,6 +61,9 @@ class Law64:
         return any(r.director for r in self.rulings)
 
 
+_NONE = Law64()  # a board without revokes: nothing to rule on
+
+
 def apply_law64(
     revokes: Sequence[Revoke], winners: Sequence[Seat], *, laws: Edition = "2017"
 ) -> Law64:
@@ -73,6 +76,8 @@ def apply_law64(
     transferred once only, each revoke taking from the tricks its side won from
     its own trick on, latest revoke first (laws.md section 2.2, a convention).
     """
+    if not revokes:
+        return _NONE
     ordered = sorted(revokes, key=lambda r: r.trick)
     established = [r for r in ordered if r.established]
     # 64B7 differs: 2017 "both sides revoked ... and both revokes are established";

@@ -31,7 +31,7 @@ class Suit(str, Enum):
 
     @property
     def strain(self) -> Strain:
-        return Strain(self.value)
+        return _SUIT_STRAIN[self]
 
     @classmethod
     def parse(cls, text: str) -> Suit:
@@ -66,7 +66,7 @@ class Strain(str, Enum):
     @property
     def trump(self) -> Suit | None:
         """The trump suit, or None at notrump."""
-        return None if self is Strain.NT else Suit(self.value)
+        return _TRUMP[self]
 
     @property
     def is_minor(self) -> bool:
@@ -92,6 +92,10 @@ class Strain(str, Enum):
 
 
 _STRAIN_ORDER = {Strain.C: 0, Strain.D: 1, Strain.H: 2, Strain.S: 3, Strain.NT: 4}
+_TRUMP: dict[Strain, Suit | None] = {Strain(s.value): s for s in Suit} | {Strain.NT: None}
+_SUIT_STRAIN = {s: Strain(s.value) for s in Suit}
+SUITS_BY_ORDER: tuple[Suit, Suit, Suit, Suit] = (Suit.C, Suit.D, Suit.H, Suit.S)
+"""``SUITS_BY_ORDER[card.index // 13]`` is the card's suit: for loops over card indices."""
 
 
 class Rank(IntEnum):
@@ -118,19 +122,26 @@ class Rank(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """One of ``AKQJT98765432`` (any case); ``10`` is read as the ten."""
+        rank = _RANK_BY_CHAR.get(text)
+        if rank is not None:
+            return rank
         t = text.strip().upper()
         if t == "10":
             return Rank.TEN
-        i = RANK_CHARS.find(t) if len(t) == 1 else -1
-        if i < 0:
+        rank = _RANK_BY_CHAR.get(t) if len(t) == 1 else None
+        if rank is None:
             raise ValueError(f"not a rank: {text!r}")
-        return Rank(i + 2)
+        return rank
 
     def __str__(self) -> str:
         return self.char
 
 
 RANK_CHARS = "23456789TJQKA"
+RANK_OFFSET: dict[str, int] = {ch: i for i, ch in enumerate(RANK_CHARS)}
+"""A rank letter (upper case) to its place among the ranks, 2 = 0 .. A = 12: a card's
+index is ``13 * suit order + RANK_OFFSET[letter]``."""
+_RANK_BY_CHAR: dict[str, Rank] = {ch: Rank(i + 2) for ch, i in RANK_OFFSET.items()}
 
 
 class Card(BaseModel):
@@ -219,3 +230,4 @@ for (_s, _r), _c in _CARDS.items():
     _BY_TEXT[_s.value.lower() + _r.char] = _c
 
 ALL_CARDS: tuple[Card, ...] = tuple(sorted(_CARDS.values()))
+"""The 52 cards in index order: ``ALL_CARDS[i].index == i``."""

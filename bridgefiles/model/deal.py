@@ -7,10 +7,13 @@ from operator import attrgetter
 
 from pydantic import BaseModel, ConfigDict
 
-from bridgefiles.model.cards import ALL_CARDS, RANK_CHARS, SUITS_DESCENDING, Card, Rank, Suit
+from bridgefiles.model.cards import ALL_CARDS, RANK_CHARS, RANK_OFFSET, Card, Suit
+from bridgefiles.model.fast import make
 from bridgefiles.model.seats import ROTATION, Seat, rotation_from
 
 _INDEX = attrgetter("index")
+# For each suit of a PBN hand (spades first): rank letter -> the card's index
+_SUIT_TABLES = tuple({ch: base + i for ch, i in RANK_OFFSET.items()} for base in (39, 26, 13, 0))
 
 
 class Hand(BaseModel):
@@ -24,7 +27,7 @@ class Hand(BaseModel):
     def of(cls, cards: Iterable[Card]) -> Hand:
         # Spades first, high to low, is descending card index; the sort is stable either way.
         ordered = sorted(cards, key=_INDEX, reverse=True)
-        return cls.model_construct(cards=tuple(ordered))
+        return make(cls, cards=tuple(ordered))
 
     @classmethod
     def parse(cls, text: str) -> Hand:
@@ -32,12 +35,18 @@ class Hand(BaseModel):
         parts = text.strip().split(".")
         if len(parts) != 4:
             raise ValueError(f"a hand needs four suits separated by dots: {text!r}")
-        cards: list[Card] = []
-        for suit, ranks in zip(SUITS_DESCENDING, parts, strict=True):
+        # card indices straight from the letters (C-level table lookups), then the
+        # interned cards in ``of``'s order: descending index
+        found: list[int] = []
+        for table, ranks in zip(_SUIT_TABLES, parts, strict=True):
             body = ranks.upper().replace("10", "T")
-            for ch in body:
-                cards.append(Card.of(suit, Rank.parse(ch)))
-        return cls.of(cards)
+            try:
+                found.extend(map(table.__getitem__, body))
+            except KeyError:
+                bad = next(ch for ch in body if ch not in table)
+                raise ValueError(f"not a rank: {bad!r}") from None  # as Rank.parse says it
+        found.sort(reverse=True)
+        return make(cls, cards=tuple(map(ALL_CARDS.__getitem__, found)))
 
     def suit(self, suit: Suit) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if c.suit is suit)
@@ -100,7 +109,7 @@ class Deal(BaseModel):
         hands: dict[Seat, Hand | None] = dict.fromkeys(ROTATION)
         for seat, part in zip(rotation_from(first), parts, strict=False):
             hands[seat] = None if part == "-" else Hand.parse(part)
-        return cls(hands=hands, first=first)
+        return make(cls, hands=hands, first=first)  # well-typed by construction
 
     def hand(self, seat: Seat) -> Hand | None:
         return self.hands.get(seat)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
 from bridgefiles.model.calls import PASSED_OUT, Call, CallKind, Contract, Risk
-from bridgefiles.model.cards import Card, Strain, Suit
+from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.seats import Seat, Side
 
 _RISKS = (Risk.NONE, Risk.DOUBLED, Risk.REDOUBLED)
@@ -124,16 +124,32 @@ def trick_winner(leader: Seat, cards: Sequence[Card], trump: Strain | None) -> S
 
     The highest trump wins; without trumps, the highest card of the suit led.
     """
-    trump_suit: Suit | None = trump.trump if trump is not None else None
-    best = 0
-    for i in range(1, len(cards)):
-        c, b = cards[i], cards[best]
-        if c.suit is b.suit:
-            if c.rank > b.rank:
-                best = i
-        elif c.suit is trump_suit:
-            best = i
-    return leader.offset(best)
+    trump_order = trump.order if trump is not None else NO_TRUMP
+    return leader.offset(winning_position([c.index for c in cards], trump_order))
 
 
-__all__ = ["AuctionOutcome", "auction_outcome", "trick_winner"]
+NO_TRUMP = 4  # a trump "suit order" no card has: Strain.NT.order
+
+
+def winning_position(cards: Sequence[int], trump: int) -> int:
+    """Law 44 on card indices (0-51, ``Card.index``): the place in playing order, from 0,
+    of the card that wins; ``trump`` is the trump suit's order (0-3), or ``NO_TRUMP``.
+
+    Within a suit a higher index is a higher rank, so one comparison decides.
+    """
+    if not cards:
+        return 0
+    best = cards[0]
+    pos = 0
+    for k in range(1, len(cards)):
+        c = cards[k]
+        suit = c // 13
+        if suit == best // 13:
+            if c > best:
+                best, pos = c, k
+        elif suit == trump:
+            best, pos = c, k
+    return pos
+
+
+__all__ = ["NO_TRUMP", "AuctionOutcome", "auction_outcome", "trick_winner", "winning_position"]

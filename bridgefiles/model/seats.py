@@ -40,23 +40,24 @@ class Seat(str, Enum):
         """The seat ``steps`` places clockwise (negative: anticlockwise)."""
         return ROTATION[(_INDEX[self] + steps) % 4]
 
+    # Table lookups, not arithmetic: the Laws ask these in their hottest loops.
     @property
     def lho(self) -> Seat:
         """Left-hand opponent: the next seat in the rotation."""
-        return self.offset(1)
+        return _LHO[self]
 
     @property
     def partner(self) -> Seat:
-        return self.offset(2)
+        return _PARTNER[self]
 
     @property
     def rho(self) -> Seat:
         """Right-hand opponent: the previous seat in the rotation."""
-        return self.offset(3)
+        return _RHO[self]
 
     @property
     def side(self) -> Side:
-        return Side.NS if self in (Seat.N, Seat.S) else Side.EW
+        return _SIDE[self]
 
     @property
     def full_name(self) -> str:
@@ -80,6 +81,15 @@ class Seat(str, Enum):
 
 ROTATION: tuple[Seat, Seat, Seat, Seat] = (Seat.N, Seat.E, Seat.S, Seat.W)
 _INDEX = {seat: i for i, seat in enumerate(ROTATION)}
+SEAT_ORDER: dict[Seat, int] = dict(_INDEX)
+"""A seat's place in the rotation (N=0 .. W=3), for loops that count seats as numbers:
+``ROTATION[(SEAT_ORDER[s] + k) & 3]`` is ``s.offset(k)``; a seat's side is its order's
+parity (``SIDE_BY_ORDER``)."""
+SIDE_BY_ORDER: tuple[Side, Side, Side, Side] = (Side.NS, Side.EW, Side.NS, Side.EW)
+_LHO = {seat: ROTATION[(i + 1) % 4] for seat, i in _INDEX.items()}
+_PARTNER = {seat: ROTATION[(i + 2) % 4] for seat, i in _INDEX.items()}
+_RHO = {seat: ROTATION[(i + 3) % 4] for seat, i in _INDEX.items()}
+_SIDE = {seat: SIDE_BY_ORDER[i] for seat, i in _INDEX.items()}
 _BY_LETTER = {seat.value: seat for seat in ROTATION}
 _NAMES = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}
 
