@@ -14,7 +14,7 @@ from bridgefiles.model.calls import PASS, Call, CallKind, Contract
 from bridgefiles.model.cards import Strain
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.outcome import auction_outcome
-from bridgefiles.model.seats import Seat, Side
+from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +116,10 @@ class AuctionState:
         return None
 
 
+_NONE, _SKIP, _CALL = EntryKind.NONE, EntryKind.SKIP, EntryKind.CALL
+_PASS, _BID = CallKind.PASS, CallKind.BID
+
+
 def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True) -> AuctionResult:
     """Rule on each call of a recorded auction, in rotation from the record's first seat.
 
@@ -127,9 +131,10 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
     diags: list[Diagnostic] = []
     first_illegal: int | None = None
     lead = 0
-    while lead < n and entries[lead].kind is EntryKind.NONE:
+    while lead < n and entries[lead].kind is _NONE:
         lead += 1
-    start_seat = auction.first.offset(lead)
+    first = SEAT_ORDER[auction.first]
+    start_seat = ROTATION[(first + lead) & 3]
     if dealer is None:
         dealer = start_seat
     elif lead < n and start_seat is not dealer:
@@ -148,7 +153,7 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
     unknown = False
     for i in range(lead, n):
         entry = entries[i]
-        seat = auction.first.offset(i)
+        seat = ROTATION[(first + i) & 3]
         if state.ended:
             if not after_reported:
                 after_reported = True
@@ -163,7 +168,8 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
                     )
                 )
             continue
-        if entry.kind is EntryKind.NONE:
+        kind = entry.kind
+        if kind is _NONE:
             diags.append(
                 error(
                     "call-out-of-rotation",
@@ -175,10 +181,11 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
             )
             first_illegal = i if first_illegal is None else first_illegal
             continue
-        if entry.kind is EntryKind.CALL and entry.call is None:
+        call = entry.call
+        if kind is _CALL and call is None:
             unknown = True  # the reader has said why; what follows cannot be judged
             break
-        if entry.kind is EntryKind.SKIP or entry.call is None:
+        if kind is _SKIP or call is None:
             state.passes = 0  # a missed turn: passes before it do not close the auction
             diags.append(
                 warning(
@@ -190,12 +197,12 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
                 )
             )
             continue
-        call = entry.call
-        if call.is_pass:
+        what = call.kind
+        if what is _PASS:
             calls.append((seat, call))
             state.pass_()
-        elif call.is_bid:
-            if not is_sufficient(call, state.last_bid):
+        elif what is _BID:
+            if state.last_bid is not None and call.index <= state.last_bid.index:  # Law 18B
                 accepted = i + 1 < n and entries[i + 1].kind is not EntryKind.NONE
                 text = f"{seat.full_name}'s {call} is insufficient over {state.last_bid}"
                 if entry.insufficient or (accepted and not marked):
@@ -254,7 +261,7 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
                 )
             else:
                 calls.append((seat, call))
-                state.risk = 1 if call.kind is CallKind.DOUBLE else 2
+                state.risk = 1 if what is CallKind.DOUBLE else 2
     if unknown:
         pass
     elif auction.end is AuctionEnd.ALL_PASS:

@@ -20,7 +20,7 @@ from bridgefiles.laws.revokes import Revoke, RevokeRuling
 from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
-from bridgefiles.model.outcome import NO_TRUMP, winning_position
+from bridgefiles.model.outcome import NO_TRUMP, best_card, winning_position
 from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
@@ -62,18 +62,20 @@ class _Hands:
     """What each seat still holds, as far as the deal tells: per seat (by order) a bit
     mask of card indices and a count per suit, cheap to test and update."""
 
-    __slots__ = ("held", "played", "pool", "suits")
+    __slots__ = ("held", "played", "pool", "sound", "suits")
 
     def __init__(self, deal: Deal | None) -> None:
         self.held: list[int | None] = [None, None, None, None]
         self.suits: list[list[int] | None] = [None, None, None, None]
         self.pool: int | None = None  # the cards left for the hands not given
         self.played: dict[int, tuple[int, Seat]] = {}
+        self.sound = False  # four hands, no card twice: each card has one holder
         if deal is None:
             return
         hands = deal.hands
         union = 0
         known = 0
+        sound = True
         for s, seat in enumerate(ROTATION):
             hand = hands.get(seat)
             if hand is None:
@@ -83,14 +85,17 @@ class _Hands:
             if mask.bit_count() == len(indices):
                 counts = [(mask >> shift & _SUIT_MASK).bit_count() for shift in (0, 13, 26, 39)]
             else:  # a card twice in the hand (the reader has said so): count each copy
+                sound = False
                 counts = [0, 0, 0, 0]
                 for i in indices:
                     counts[i // 13] += 1
             self.held[s], self.suits[s] = mask, counts
+            sound = sound and not union & mask
             union |= mask
             known += 1
         if known < 4:
             self.pool = _FULL & ~union
+        self.sound = sound and known == 4
 
     def take(self, seat: int, index: int, trick: int) -> str | None:
         """Remove a played card; say why it could not have been played, if so."""
@@ -114,6 +119,65 @@ class _Hands:
             self.pool ^= bit
         self.played[index] = (trick, who)
         return None
+
+
+_CARD_INDEX = attrgetter("card.index")
+_SLOT = attrgetter("slot")
+_REVOKE = attrgetter("revoke")
+_LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
+_SUIT_OF = tuple(i // 13 for i in range(52))
+
+
+def _plain_play(
+    slots: Sequence[PlayedCard], hands: _Hands, first: int, lead: int, trump: int
+) -> list[int] | None:
+    """The trick winners (seat orders) of a play with nothing for the Laws to say, else None.
+
+    Nothing to say: whole tricks, every one a card without marks, each card held by the
+    seat of its column in a sound deal, and every card following suit when its player
+    still held one of the suit led. Then the replay card by card would find nothing
+    either; so this is the same ruling, taken in a few list operations a trick. Anything
+    else (None) goes card by card.
+    """
+    n = len(slots)
+    if not n or n > 52 or n & 3 or not hands.sound:
+        return None
+    try:
+        cards = list(map(_CARD_INDEX, slots))
+    except AttributeError:  # a slot without a card
+        return None
+    if (
+        list(map(_SLOT, slots)).count(_CARD) != n
+        or any(map(_REVOKE, slots))
+        or any(map(_LEAD_OUT_OF_TURN, slots))
+    ):
+        return None
+    unplayed: list[int] = [0, 0, 0, 0]  # by seat: the cards never played
+    bit = _BIT.__getitem__
+    for column in range(4):
+        seat = (first + column) & 3
+        mine = cards[column::4]
+        mask = reduce(or_, map(bit, mine), 0)
+        held = hands.held[seat]
+        assert held is not None  # a sound deal has four hands
+        if mask.bit_count() != len(mine) or mask & ~held:
+            return None  # a card played twice, or one the seat does not hold
+        unplayed[seat] = held & ~mask
+    suits = list(map(_SUIT_OF.__getitem__, cards))
+    winners: list[int] = []
+    for base in range(0, n, 4):
+        row = cards[base : base + 4]  # by column
+        led = suits[base + ((lead - first) & 3)]
+        if suits[base : base + 4].count(led) != 4:  # a player did not follow suit
+            for column in range(4):
+                if suits[base + column] != led:
+                    seat = (first + column) & 3
+                    later = suits[base + 4 + column :: 4]
+                    if led in later or unplayed[seat] >> (13 * led) & _SUIT_MASK:
+                        return None  # he still held one: a revoke
+        lead = (first + best_card(row, led, trump)) & 3
+        winners.append(lead)
+    return winners
 
 
 def _marked_leads(
@@ -214,6 +278,9 @@ def replay_play(
     after_next = False  # a '+' was met: nothing real may come after it
     next_at = 0  # the trick of the '+'
     last_trick_seen = 0
+    plain = _plain_play(slots, hands, first, lead, trump) if following and strain else None
+    if plain is not None:
+        winners, last_trick_seen, ntricks = plain, ntricks, 0
     for t in range(ntricks):
         number = t + 1
         tslots = slots[4 * t : 4 * t + 4]

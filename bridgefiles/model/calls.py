@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
@@ -54,9 +55,13 @@ class Call(BaseModel):
     def is_pass(self) -> bool:
         return self.kind is CallKind.PASS
 
-    @property
+    @cached_property
     def index(self) -> int:
-        """Bid order 0 (1C) .. 34 (7NT) (Law 18); -1 for other calls."""
+        """Bid order 0 (1C) .. 34 (7NT) (Law 18); -1 for other calls.
+
+        Cached (the interned calls have it set when built): the Laws compare bids by it
+        for every call of every auction.
+        """
         if self.level is None or self.strain is None:
             return -1
         return 5 * (self.level - 1) + self.strain.order
@@ -104,6 +109,8 @@ _BIDS: dict[tuple[int, Strain], Call] = {
     for strain in Strain
 }
 ALL_BIDS: tuple[Call, ...] = tuple(sorted(_BIDS.values(), key=lambda c: c.index))
+for _interned in (PASS, DOUBLE, REDOUBLE):
+    _ = _interned.index  # every interned call has its index filled, as the bids have by the sort
 _BY_TEXT: dict[str, Call] = {
     "PASS": PASS,
     "Pass": PASS,
@@ -157,10 +164,19 @@ class Contract(BaseModel):
             risk = {"": Risk.NONE, "X": Risk.DOUBLED, "D": Risk.DOUBLED}.get(
                 m.group(3) or "", Risk.REDOUBLED
             )
-            return cls(level=int(m.group(1)), strain=Strain.parse(m.group(2)), risk=risk)
+            return cls.of(int(m.group(1)), Strain.parse(m.group(2)), risk)
         if t in ("S", "H", "D", "C", "NT"):
             return cls(strain=Strain(t))
         raise ValueError(f"not a contract: {text!r}")
+
+    @classmethod
+    def of(cls, level: int, strain: Strain, risk: Risk = Risk.NONE) -> Contract:
+        """The contract ``level`` ``strain`` ``risk``: one shared value each (frozen), so the
+        Laws name a final contract without building and validating a model every board."""
+        found = _CONTRACTS.get((level, strain, risk))
+        if found is None:
+            found = cls(level=level, strain=strain, risk=risk)  # a level out of 1-7: validated
+        return found
 
     @property
     def text(self) -> str:
@@ -186,3 +202,9 @@ class Contract(BaseModel):
 
 
 PASSED_OUT = Contract(passed_out=True)
+_CONTRACTS: dict[tuple[int, Strain, Risk], Contract] = {
+    (level, strain, risk): Contract(level=level, strain=strain, risk=risk)
+    for level in range(1, 8)
+    for strain in Strain
+    for risk in Risk
+}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
 from bridgefiles.model.calls import PASSED_OUT, Call, CallKind, Contract, Risk
 from bridgefiles.model.cards import Card, Strain
-from bridgefiles.model.seats import Seat, Side
+from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
 _RISKS = (Risk.NONE, Risk.DOUBLED, Risk.REDOUBLED)
 
@@ -44,14 +44,9 @@ class AuctionOutcome:
 _UNFINISHED = AuctionOutcome(contract=None, declarer=None, passed_out=False, complete=False)
 
 
-def _inadmissible(call: Call, seat: Seat, last_bidder: Seat | None, risk: int) -> bool:
-    """Law 19: a double needs an undoubled bid of an opponent; a redouble, a double of
-    an opponent of one's own side's bid."""
-    if last_bidder is None:
-        return True
-    if call.kind is CallKind.DOUBLE:
-        return last_bidder.side is seat.side or risk != 0
-    return risk != 1 or last_bidder.side is not seat.side
+_NONE, _SKIP, _CALL = EntryKind.NONE, EntryKind.SKIP, EntryKind.CALL
+_PASS, _BID, _DOUBLE = CallKind.PASS, CallKind.BID, CallKind.DOUBLE
+_ALL_PASS = AuctionEnd.ALL_PASS
 
 
 def auction_outcome(auction: Auction, dealer: Seat | None) -> AuctionOutcome:
@@ -59,64 +54,78 @@ def auction_outcome(auction: Auction, dealer: Seat | None) -> AuctionOutcome:
 
     ``dealer`` (None: whoever makes the first call) only decides whether the first
     call is in rotation; ``AP`` stands for the passes that end the auction.
+
+    Seats are counted by their order (0-3; a side is the order's parity) in the loop.
     """
     entries = auction.entries
     n = len(entries)
     lead = 0
-    while lead < n and entries[lead].kind is EntryKind.NONE:
+    while lead < n and entries[lead].kind is _NONE:
         lead += 1
-    irregular = dealer is not None and lead < n and auction.first.offset(lead) is not dealer
+    first = SEAT_ORDER[auction.first]
+    irregular = dealer is not None and lead < n and ROTATION[(first + lead) & 3] is not dealer
     last_bid: Call | None = None
-    last_bidder: Seat | None = None
+    last_index = -1
+    last_bidder = -1  # order of the last bidder; -1: no bid yet
     risk = 0  # 0 undoubled, 1 doubled, 2 redoubled since the last bid
     passes = 0
     ended = passed_out = False
     ended_at: int | None = None
-    first_named: dict[tuple[Side, Strain], Seat] = {}
+    first_named: dict[tuple[int, Strain], int] = {}  # (side parity, strain) -> seat order
     for i in range(lead, n):
         entry = entries[i]
         if ended:
             irregular = True  # a call after the end is cancelled (Law 39)
             break
-        if entry.kind is EntryKind.NONE:
+        kind = entry.kind
+        if kind is _NONE:
             irregular = True  # '-' after the auction began: the turn is skipped
             continue
         call = entry.call
-        if entry.kind is EntryKind.SKIP or call is None:
-            if entry.kind is EntryKind.CALL:  # an unknown call: what follows cannot be judged
+        if kind is _SKIP or call is None:
+            if kind is _CALL:  # an unknown call: what follows cannot be judged
                 return AuctionOutcome(None, None, False, False, irregular=True)
             irregular = True
             passes = 0
             continue
-        seat = auction.first.offset(i)
-        kind = call.kind
-        if kind is CallKind.PASS:
+        what = call.kind
+        if what is _PASS:
             passes += 1
             if passes >= (4 if last_bid is None else 3):
                 ended, passed_out, ended_at = True, last_bid is None, i + 1
-        elif kind is CallKind.BID:
+        elif what is _BID:
             assert call.strain is not None
-            if entry.insufficient or (last_bid is not None and call.index <= last_bid.index):
+            seat = (first + i) & 3
+            index = call.index
+            if entry.insufficient or index <= last_index:
                 irregular = True
-            last_bid, last_bidder, risk, passes = call, seat, 0, 0
-            first_named.setdefault((seat.side, call.strain), seat)
+            last_bid, last_index, last_bidder, risk, passes = call, index, seat, 0, 0
+            first_named.setdefault((seat & 1, call.strain), seat)
         else:
             passes = 0
-            if _inadmissible(call, seat, last_bidder, risk):
+            # Law 19: a double needs an undoubled bid of an opponent; a redouble, a double
+            # of an opponent of one's own side's bid
+            same_side = last_bidder >= 0 and not (last_bidder ^ (first + i)) & 1
+            if what is _DOUBLE:
+                inadmissible = last_bidder < 0 or same_side or risk != 0
+            else:
+                inadmissible = last_bidder < 0 or risk != 1 or not same_side
+            if inadmissible:
                 irregular = True  # Law 36: cancelled, the contract is as if not made
             else:
-                risk = 1 if kind is CallKind.DOUBLE else 2
-    if not ended and auction.end is AuctionEnd.ALL_PASS:
+                risk = 1 if what is _DOUBLE else 2
+    if not ended and auction.end is _ALL_PASS:
         ended = True
         passed_out = last_bid is None
     if passed_out:
         return AuctionOutcome(PASSED_OUT, None, True, True, irregular, ended_at)
-    if not ended or last_bid is None or last_bidder is None:
+    if not ended or last_bid is None or last_bidder < 0:
         return AuctionOutcome(None, None, False, ended, irregular, ended_at)
     assert last_bid.level is not None and last_bid.strain is not None
-    contract = Contract(level=last_bid.level, strain=last_bid.strain, risk=_RISKS[risk])
-    declarer = first_named.get((last_bidder.side, last_bid.strain))
-    return AuctionOutcome(contract, declarer, False, True, irregular, ended_at)
+    contract = Contract.of(last_bid.level, last_bid.strain, _RISKS[risk])
+    declarer = first_named.get((last_bidder & 1, last_bid.strain))
+    by = ROTATION[declarer] if declarer is not None else None
+    return AuctionOutcome(contract, by, False, True, irregular, ended_at)
 
 
 def trick_winner(leader: Seat, cards: Sequence[Card], trump: Strain | None) -> Seat:
@@ -131,25 +140,40 @@ def trick_winner(leader: Seat, cards: Sequence[Card], trump: Strain | None) -> S
 NO_TRUMP = 4  # a trump "suit order" no card has: Strain.NT.order
 
 
-def winning_position(cards: Sequence[int], trump: int) -> int:
-    """Law 44 on card indices (0-51, ``Card.index``): the place in playing order, from 0,
-    of the card that wins; ``trump`` is the trump suit's order (0-3), or ``NO_TRUMP``.
+def _ranking(trump: int, led: int) -> tuple[int, ...]:
+    # a card's standing in the trick: a trump (of another suit than the one led) above
+    # every card of the suit led, those above the rest, and by rank within each
+    return tuple(
+        (50 if i // 13 == led else 100 if i // 13 == trump else 0) + i % 13 for i in range(52)
+    )
 
-    Within a suit a higher index is a higher rank, so one comparison decides.
+
+_RANKING = tuple(tuple(_ranking(trump, led) for led in range(4)) for trump in range(5))
+
+
+def best_card(cards: Sequence[int], led: int, trump: int) -> int:
+    """Law 44 on card indices (0-51, ``Card.index``): the place in ``cards`` of the card
+    that wins a trick whose lead was of suit ``led`` (order 0-3); ``trump`` is the trump
+    suit's order, or ``NO_TRUMP``. The order of ``cards`` does not matter otherwise; of
+    two equal cards (a record that repeats one) the first wins.
     """
+    standing = _RANKING[trump][led]
+    scores = [standing[c] for c in cards]
+    return scores.index(max(scores))
+
+
+def winning_position(cards: Sequence[int], trump: int) -> int:
+    """:func:`best_card` of a trick given in playing order: the first card is the lead."""
     if not cards:
         return 0
-    best = cards[0]
-    pos = 0
-    for k in range(1, len(cards)):
-        c = cards[k]
-        suit = c // 13
-        if suit == best // 13:
-            if c > best:
-                best, pos = c, k
-        elif suit == trump:
-            best, pos = c, k
-    return pos
+    return best_card(cards, cards[0] // 13, trump)
 
 
-__all__ = ["NO_TRUMP", "AuctionOutcome", "auction_outcome", "trick_winner", "winning_position"]
+__all__ = [
+    "NO_TRUMP",
+    "AuctionOutcome",
+    "auction_outcome",
+    "best_card",
+    "trick_winner",
+    "winning_position",
+]
