@@ -18,6 +18,7 @@ from bridgefiles.laws.result import Tricks, board_result
 from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, count, error
+from bridgefiles.model.fast import make
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring import contract_score
 from bridgefiles.scoring.checks import board_diagnostics, score_diagnostics
@@ -127,12 +128,14 @@ def _validate(board: Board, laws: Edition) -> BoardReport:
     out.extend(board_diagnostics(board))
     final = tricks.final if tricks is not None else None
     out.extend(score_diagnostics(board, result.contract, result.declarer, final))
-    return BoardReport(
+    # values of the right types by construction: built without validating them again
+    return make(
+        BoardReport,
         board=board,
         diagnostics=(*board.diagnostics, *out),
         contract=result.contract,
         declarer=result.declarer,
-        tricks=TrickCount(won=tricks.won, law64=tricks.law64, final=tricks.final)
+        tricks=make(TrickCount, won=tricks.won, law64=tricks.law64, final=tricks.final)
         if tricks is not None
         else None,
         score=_score(board, result.contract, result.declarer, tricks),
@@ -145,7 +148,7 @@ def _score(
     if contract is None:
         return None
     if contract.passed_out:
-        return ScorePair(ns=0, ew=0)
+        return make(ScorePair, ns=0, ew=0)
     vul = board.vulnerable
     if declarer is None or tricks is None or tricks.final is None or vul is None:
         return None
@@ -153,4 +156,4 @@ def _score(
         return None
     points = contract_score(contract, vul.is_vulnerable(declarer), max(0, min(13, tricks.final)))
     ns = points if declarer.side is Side.NS else -points
-    return ScorePair(ns=ns, ew=-ns)
+    return make(ScorePair, ns=ns, ew=-ns)

@@ -47,12 +47,15 @@ def check_edition(laws: str) -> Edition:
     return laws
 
 
+_DATE = re.compile(r"\s*(\d{4})[.\-/](\d{2})[.\-/](\d{2})\s*")
+
+
 def board_date(board: Board) -> date | None:
     """The board's ``Date`` tag (PBN ``YYYY.MM.DD``), when it names a whole day."""
     text = board.tag("Date")
     if text is None:
         return None
-    m = re.fullmatch(r"\s*(\d{4})[.\-/](\d{2})[.\-/](\d{2})\s*", text)
+    m = _DATE.fullmatch(text)
     if m is None:
         return None
     try:
@@ -64,8 +67,8 @@ def board_date(board: Board) -> date | None:
 def edition_findings(board: Board, laws: Edition) -> tuple[Diagnostic, ...]:
     """An info finding when the board's date suggests another edition than ``laws``."""
     day = board_date(board)
-    if day is None:
-        return ()
+    if day is None or (day > LAST_2017) == (laws == "2017"):
+        return ()  # the edition asked for was the one in force everywhere that day
     pair = board.tag_pair("Date")
     where = {"line": pair.line, "column": pair.column} if pair is not None else {}
     when = day.isoformat()

@@ -17,7 +17,7 @@ from operator import attrgetter, or_
 from bridgefiles.laws.claims import Settlement, settle
 from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.revokes import Revoke, RevokeRuling
-from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Strain
+from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Card, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.outcome import NO_TRUMP, best_card, winning_position
@@ -60,12 +60,14 @@ _ORDERS = tuple(tuple((lead + k) & 3 for k in range(4)) for lead in range(4))
 
 class _Hands:
     """What each seat still holds, as far as the deal tells: per seat (by order) a bit
-    mask of card indices and a count per suit, cheap to test and update."""
+    mask of card indices and (once ``count_suits`` is called) a count per suit, cheap to
+    test and update."""
 
-    __slots__ = ("held", "played", "pool", "sound", "suits")
+    __slots__ = ("cards", "held", "played", "pool", "sound", "suits")
 
     def __init__(self, deal: Deal | None) -> None:
         self.held: list[int | None] = [None, None, None, None]
+        self.cards: list[tuple[Card, ...]] = [(), (), (), ()]
         self.suits: list[list[int] | None] = [None, None, None, None]
         self.pool: int | None = None  # the cards left for the hands not given
         self.played: dict[int, tuple[int, Seat]] = {}
@@ -80,22 +82,30 @@ class _Hands:
             hand = hands.get(seat)
             if hand is None:
                 continue
-            indices = list(map(_INDEX, hand.cards))
-            mask = reduce(or_, map(_BIT.__getitem__, indices), 0)
-            if mask.bit_count() == len(indices):
-                counts = [(mask >> shift & _SUIT_MASK).bit_count() for shift in (0, 13, 26, 39)]
-            else:  # a card twice in the hand (the reader has said so): count each copy
-                sound = False
-                counts = [0, 0, 0, 0]
-                for i in indices:
-                    counts[i // 13] += 1
-            self.held[s], self.suits[s] = mask, counts
-            sound = sound and not union & mask
+            cards = hand.cards
+            mask = reduce(or_, map(_BIT.__getitem__, map(_INDEX, cards)), 0)
+            # a card twice in a hand (the reader has said so), or in two hands
+            sound = sound and mask.bit_count() == len(cards) and not union & mask
+            self.held[s], self.cards[s] = mask, cards
             union |= mask
             known += 1
         if known < 4:
             self.pool = _FULL & ~union
         self.sound = sound and known == 4
+
+    def count_suits(self) -> None:
+        """The count per suit of each known hand, for following suit card by card."""
+        for s, mask in enumerate(self.held):
+            if mask is None:
+                continue
+            cards = self.cards[s]
+            if mask.bit_count() == len(cards):
+                counts = [(mask >> shift & _SUIT_MASK).bit_count() for shift in (0, 13, 26, 39)]
+            else:  # a card twice in the hand: count each copy
+                counts = [0, 0, 0, 0]
+                for c in cards:
+                    counts[c.index // 13] += 1
+            self.suits[s] = counts
 
     def take(self, seat: int, index: int, trick: int) -> str | None:
         """Remove a played card; say why it could not have been played, if so."""
@@ -281,6 +291,8 @@ def replay_play(
     plain = _plain_play(slots, hands, first, lead, trump) if following and strain else None
     if plain is not None:
         winners, last_trick_seen, ntricks = plain, ntricks, 0
+    else:
+        hands.count_suits()
     for t in range(ntricks):
         number = t + 1
         tslots = slots[4 * t : 4 * t + 4]

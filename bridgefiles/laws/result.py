@@ -81,7 +81,6 @@ def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> N
             )
         )
     seat = board.declarer
-    where = _tag_where(board, "Declarer")
     if ar.complete and ar.declarer is not None and seat is not None:
         if board.declarer_swapped:
             if seat is ar.declarer:
@@ -90,7 +89,7 @@ def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> N
                         "declarer-mismatch",
                         f"Declarer '^{seat.value}' marks a swap, but {seat.full_name} is "
                         "declarer by the auction",
-                        **where,
+                        **_tag_where(board, "Declarer"),
                     )
                 )
             elif seat.partner is not ar.declarer:
@@ -99,7 +98,7 @@ def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> N
                         "declarer-mismatch",
                         f"Declarer '^{seat.value}' needs {seat.partner.full_name} as declarer "
                         f"by the auction, which gives {ar.declarer.full_name}",
-                        **where,
+                        **_tag_where(board, "Declarer"),
                     )
                 )
         elif seat is not ar.declarer:
@@ -107,11 +106,12 @@ def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> N
                 error(
                     "declarer-mismatch",
                     f"Declarer is {seat.full_name} but the auction gives {ar.declarer.full_name}",
-                    **where,
+                    **_tag_where(board, "Declarer"),
                 )
             )
     if ar.passed_out and seat is not None:
-        out.append(error("declarer-mismatch", "a passed-out board has no declarer", **where))
+        text = "a passed-out board has no declarer"
+        out.append(error("declarer-mismatch", text, **_tag_where(board, "Declarer")))
     if ar.unknown:
         return
     if not ar.complete and tag is not None and tag.strain is not None and seat is not None:
@@ -123,7 +123,7 @@ def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> N
                     "declarer-mismatch",
                     f"{first.full_name} named {tag.strain.value} first for the side, so "
                     f"{real.full_name} cannot be declarer",
-                    **where,
+                    **_tag_where(board, "Declarer"),
                 )
             )
 
@@ -134,7 +134,6 @@ def _tricks(
     """Declarer's tricks from the play and the Result tag, with their agreement checked."""
     result = board.result
     rt = result.declarer_tricks(declarer) if result is not None else None
-    where = _tag_where(board, "Result")
     if pr is None or pr.final is None:
         if rt is None or result is None:
             return None
@@ -148,7 +147,7 @@ def _tricks(
                     f"Result gives declarer {rt} tricks, but the play already shows "
                     f"{pr.played} for declarer and {theirs} for the defenders",
                     law="79A",
-                    **where,
+                    **_tag_where(board, "Result"),
                 )
             )
         unfinished = not pr.stopped and not pr.complete and bool(pr.winners)
@@ -160,7 +159,7 @@ def _tricks(
                 info(
                     "result-mismatch",
                     "the play stops without '*' before the end; Result is taken as the final count",
-                    **where,
+                    **_tag_where(board, "Result"),
                 )
             )
         if pr.law64 is None:  # a revoke whose transfer the record does not fix
@@ -175,7 +174,7 @@ def _tricks(
                 error(
                     "result-mismatch",
                     f"Result '^{rt}' is marked as differing from the tricks won, but it agrees",
-                    **where,
+                    **_tag_where(board, "Result"),
                 )
             )
         elif rt == won and law64:
@@ -185,7 +184,7 @@ def _tricks(
                     f"the agreed Result {rt} applies no Law 64 transfer (attention drawn too "
                     "late, Law 64B4/B5, or a Director's ruling)",
                     law="64B",
-                    **where,
+                    **_tag_where(board, "Result"),
                 )
             )
             law64 = 0
@@ -199,7 +198,7 @@ def _tricks(
                 f"Result {rt} counts the tricks as played; Law 64 moves {abs(law64)} "
                 f"(declarer's total {final})",
                 law="64A",
-                **where,
+                **_tag_where(board, "Result"),
             )
         )
     else:
@@ -208,7 +207,7 @@ def _tricks(
                 "result-mismatch",
                 f"Result gives declarer {rt} tricks, but the play gives {final}",
                 law="79A",
-                **where,
+                **_tag_where(board, "Result"),
             )
         )
     return Tricks(won=won, law64=law64, final=final)

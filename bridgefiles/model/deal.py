@@ -8,11 +8,12 @@ from operator import attrgetter
 from pydantic import BaseModel, ConfigDict
 
 from bridgefiles.model.cards import ALL_CARDS, RANK_CHARS, RANK_OFFSET, Card, Suit
-from bridgefiles.model.fast import make
+from bridgefiles.model.fast import construct, make, shared_fields
 from bridgefiles.model.seats import ROTATION, Seat, rotation_from
 
 _INDEX = attrgetter("index")
 # For each suit of a PBN hand (spades first): rank letter -> the card's index
+_CARDS_SET = shared_fields(("cards",))  # Hand's fields, all set by parse
 _SUIT_TABLES = tuple({ch: base + i for ch, i in RANK_OFFSET.items()} for base in (39, 26, 13, 0))
 
 
@@ -32,21 +33,21 @@ class Hand(BaseModel):
     @classmethod
     def parse(cls, text: str) -> Hand:
         """``AKQ.JT9.876.5432`` (spades.hearts.diamonds.clubs); ranks in any order or case."""
-        parts = text.strip().split(".")
+        # one upper() and one replace() for the four suits (neither makes or removes a dot)
+        parts = text.strip().upper().replace("10", "T").split(".")
         if len(parts) != 4:
             raise ValueError(f"a hand needs four suits separated by dots: {text!r}")
         # card indices straight from the letters (C-level table lookups), then the
         # interned cards in ``of``'s order: descending index
         found: list[int] = []
         for table, ranks in zip(_SUIT_TABLES, parts, strict=True):
-            body = ranks.upper().replace("10", "T")
             try:
-                found.extend(map(table.__getitem__, body))
+                found.extend(map(table.__getitem__, ranks))
             except KeyError:
-                bad = next(ch for ch in body if ch not in table)
+                bad = next(ch for ch in ranks if ch not in table)
                 raise ValueError(f"not a rank: {bad!r}") from None  # as Rank.parse says it
         found.sort(reverse=True)
-        return make(cls, cards=tuple(map(ALL_CARDS.__getitem__, found)))
+        return construct(cls, {"cards": tuple(map(ALL_CARDS.__getitem__, found))}, _CARDS_SET)
 
     def suit(self, suit: Suit) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if c.suit is suit)
