@@ -20,7 +20,7 @@ from bridgefiles.laws.revokes import Revoke, RevokeRuling
 from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Card, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
-from bridgefiles.model.outcome import NO_TRUMP, best_card, winning_position
+from bridgefiles.model.outcome import NO_TRUMP, STANDINGS, winning_position
 from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
@@ -136,6 +136,7 @@ _SLOT = attrgetter("slot")
 _REVOKE = attrgetter("revoke")
 _LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
 _SUIT_OF = tuple(i // 13 for i in range(52))
+_LED_BOTTOM, _LED_TOP = 50, 62  # the standings of the cards of the suit led (STANDINGS)
 
 
 def _plain_play(
@@ -173,19 +174,21 @@ def _plain_play(
         if mask.bit_count() != len(mine) or mask & ~held:
             return None  # a card played twice, or one the seat does not hold
         unplayed[seat] = held & ~mask
-    suits = list(map(_SUIT_OF.__getitem__, cards))
+    standings = STANDINGS[trump]  # Law 44, one table lookup a card
     winners: list[int] = []
     for base in range(0, n, 4):
         row = cards[base : base + 4]  # by column
-        led = suits[base + ((lead - first) & 3)]
-        if suits[base : base + 4].count(led) != 4:  # a player did not follow suit
-            for column in range(4):
-                if suits[base + column] != led:
+        led = row[(lead - first) & 3] // 13
+        scores = list(map(standings[led].__getitem__, row))
+        best = max(scores)
+        if best > _LED_TOP or min(scores) < _LED_BOTTOM:  # a card not of the suit led
+            for column, card in enumerate(row):
+                if card // 13 != led:
                     seat = (first + column) & 3
-                    later = suits[base + 4 + column :: 4]
+                    later = map(_SUIT_OF.__getitem__, cards[base + 4 + column :: 4])
                     if led in later or unplayed[seat] >> (13 * led) & _SUIT_MASK:
                         return None  # he still held one: a revoke
-        lead = (first + best_card(row, led, trump)) & 3
+        lead = (first + scores.index(best)) & 3
         winners.append(lead)
     return winners
 

@@ -59,14 +59,17 @@ def _tag_where(board: Board, name: str) -> dict[str, Any]:
     return {"line": pair.line, "column": pair.column}
 
 
-def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> None:
+def _check_contract(
+    board: Board, ar: AuctionResult, swapped: bool, out: list[Diagnostic]
+) -> None:
     """Contract and Declarer tags against the auction (PBN 12.4)."""
     tag = board.contract
-    if ar.complete and tag is not None and ar.contract is not None and tag != ar.contract:
+    found = ar.contract  # (contracts are shared values: the same one is equal, cheaply)
+    if ar.complete and tag is not None and found is not None and tag is not found and tag != found:
         out.append(
             error(
                 "contract-mismatch",
-                f"Contract is {tag.text} but the auction gives {ar.contract.text}",
+                f"Contract is {tag.text} but the auction gives {found.text}",
                 law="22B",
                 **_tag_where(board, "Contract"),
             )
@@ -82,7 +85,7 @@ def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> N
         )
     seat = board.declarer
     if ar.complete and ar.declarer is not None and seat is not None:
-        if board.declarer_swapped:
+        if swapped:
             if seat is ar.declarer:
                 out.append(
                     error(
@@ -115,7 +118,7 @@ def _check_contract(board: Board, ar: AuctionResult, out: list[Diagnostic]) -> N
     if ar.unknown:
         return
     if not ar.complete and tag is not None and tag.strain is not None and seat is not None:
-        real = seat.partner if board.declarer_swapped else seat
+        real = seat.partner if swapped else seat
         first = ar.first_to_name(real.side, tag.strain)
         if first is real.partner:
             out.append(
@@ -221,18 +224,19 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
     check_edition(laws)
     out: list[Diagnostic] = list(edition_findings(board, laws))
     marked = board.format != "lin"
+    swapped = board.declarer_swapped
     ar: AuctionResult | None = None
     auction = board.auction
     if auction is not None and (auction.entries or auction.end.value):
         ar = replay_auction(auction, board.dealer, marked=marked)
         out.extend(ar.diagnostics)
-        _check_contract(board, ar, out)
+        _check_contract(board, ar, swapped, out)
     contract = board.contract or (ar.contract if ar is not None else None)
     seat = board.declarer
     if seat is None and ar is not None:
         seat = ar.declarer
     legal_declarer = seat
-    if board.declarer_swapped and seat is not None:
+    if swapped and seat is not None:
         legal_declarer = seat.partner
     if contract is not None and contract.passed_out:
         legal_declarer = seat = None

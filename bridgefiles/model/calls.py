@@ -157,6 +157,9 @@ class Contract(BaseModel):
         A strain alone (``H``, ``NT``) is the contract of an end position.
         """
         t = text.strip().upper()
+        found = _CONTRACT_TEXTS.get(t)
+        if found is not None:
+            return found
         if t in ("PASS", "P", "AP"):
             return PASSED_OUT
         m = _CONTRACT_RE.match(t)
@@ -207,4 +210,17 @@ _CONTRACTS: dict[tuple[int, Strain, Risk], Contract] = {
     for level in range(1, 8)
     for strain in Strain
     for risk in Risk
+}
+# Every spelling _CONTRACT_RE accepts, to its shared value: parse is one dict lookup.
+_CONTRACT_TEXTS: dict[str, Contract] = {
+    f"{level}{strain_text}{risk_text}": _CONTRACTS[(level, Strain.parse(strain_text), risk)]
+    for level in range(1, 8)
+    for strain_text in ("NT", "N", "S", "H", "D", "C")
+    for risk_text, risk in (
+        ("", Risk.NONE),
+        ("X", Risk.DOUBLED),
+        ("D", Risk.DOUBLED),
+        ("XX", Risk.REDOUBLED),
+        ("R", Risk.REDOUBLED),
+    )
 }

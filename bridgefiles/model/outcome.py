@@ -148,7 +148,12 @@ def _ranking(trump: int, led: int) -> tuple[int, ...]:
     )
 
 
-_RANKING = tuple(tuple(_ranking(trump, led) for led in range(4)) for trump in range(5))
+STANDINGS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_ranking(trump, led) for led in range(4)) for trump in range(5)
+)
+"""Law 44 as a table: ``STANDINGS[trump][led][card index]`` ranks a card in a trick
+(the highest wins): a card of the suit led 50-62, a trump of another suit 100-112,
+any other card 0-12; ``trump`` is the trump suit's order or ``NO_TRUMP``."""
 
 
 def best_card(cards: Sequence[int], led: int, trump: int) -> int:
@@ -157,7 +162,7 @@ def best_card(cards: Sequence[int], led: int, trump: int) -> int:
     suit's order, or ``NO_TRUMP``. The order of ``cards`` does not matter otherwise; of
     two equal cards (a record that repeats one) the first wins.
     """
-    standing = _RANKING[trump][led]
+    standing = STANDINGS[trump][led]
     scores = [standing[c] for c in cards]
     return scores.index(max(scores))
 
@@ -171,6 +176,7 @@ def winning_position(cards: Sequence[int], trump: int) -> int:
 
 __all__ = [
     "NO_TRUMP",
+    "STANDINGS",
     "AuctionOutcome",
     "auction_outcome",
     "best_card",
