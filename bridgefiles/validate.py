@@ -18,7 +18,7 @@ from bridgefiles.laws.result import Tricks, board_result
 from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, count, error
-from bridgefiles.model.fast import make
+from bridgefiles.model.fast import construct, shared_fields
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring import contract_score
 from bridgefiles.scoring.checks import board_diagnostics, score_diagnostics
@@ -71,6 +71,12 @@ class BoardReport(BaseModel):
             "score": self.score.model_dump() if self.score is not None else None,
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
+
+
+# every field given: what validation would record as set
+_TRICK_FIELDS = shared_fields(TrickCount.model_fields)
+_SCORE_FIELDS = shared_fields(ScorePair.model_fields)
+_REPORT_FIELDS = shared_fields(BoardReport.model_fields)
 
 
 def report_json(
@@ -129,17 +135,22 @@ def _validate(board: Board, laws: Edition) -> BoardReport:
     final = tricks.final if tricks is not None else None
     out.extend(score_diagnostics(board, result.contract, result.declarer, final))
     # values of the right types by construction: built without validating them again
-    return make(
-        BoardReport,
-        board=board,
-        diagnostics=(*board.diagnostics, *out),
-        contract=result.contract,
-        declarer=result.declarer,
-        tricks=make(TrickCount, won=tricks.won, law64=tricks.law64, final=tricks.final)
-        if tricks is not None
-        else None,
-        score=_score(board, result.contract, result.declarer, tricks),
-    )
+    trick_count = None
+    if tricks is not None:
+        trick_count = construct(
+            TrickCount,
+            {"won": tricks.won, "law64": tricks.law64, "final": tricks.final},
+            _TRICK_FIELDS,
+        )
+    data = {
+        "board": board,
+        "diagnostics": (*board.diagnostics, *out),
+        "contract": result.contract,
+        "declarer": result.declarer,
+        "tricks": trick_count,
+        "score": _score(board, result.contract, result.declarer, tricks),
+    }
+    return construct(BoardReport, data, _REPORT_FIELDS)
 
 
 def _score(
@@ -148,7 +159,7 @@ def _score(
     if contract is None:
         return None
     if contract.passed_out:
-        return make(ScorePair, ns=0, ew=0)
+        return construct(ScorePair, {"ns": 0, "ew": 0}, _SCORE_FIELDS)
     vul = board.vulnerable
     if declarer is None or tricks is None or tricks.final is None or vul is None:
         return None
@@ -156,4 +167,4 @@ def _score(
         return None
     points = contract_score(contract, vul.is_vulnerable(declarer), max(0, min(13, tricks.final)))
     ns = points if declarer.side is Side.NS else -points
-    return make(ScorePair, ns=ns, ew=-ns)
+    return construct(ScorePair, {"ns": ns, "ew": -ns}, _SCORE_FIELDS)

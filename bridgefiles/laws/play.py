@@ -83,9 +83,11 @@ class _Hands:
             if hand is None:
                 continue
             cards = hand.cards
-            mask = reduce(or_, map(_BIT.__getitem__, map(_INDEX, cards)), 0)
-            # a card twice in a hand (the reader has said so), or in two hands
-            sound = sound and mask.bit_count() == len(cards) and not union & mask
+            mask = sum(map(_BIT.__getitem__, map(_INDEX, cards)))
+            if mask.bit_count() != len(cards):  # a card twice in the hand (the reader said so)
+                mask = reduce(or_, map(_BIT.__getitem__, map(_INDEX, cards)), 0)
+                sound = False
+            sound = sound and not union & mask  # and no card in two hands
             self.held[s], self.cards[s] = mask, cards
             union |= mask
             known += 1
@@ -165,10 +167,10 @@ def _plain_play(
         return None
     unplayed: list[int] = [0, 0, 0, 0]  # by seat: the cards never played
     bit = _BIT.__getitem__
-    for column in range(4):
+    columns = (cards[0::4], cards[1::4], cards[2::4], cards[3::4])
+    for column, mine in enumerate(columns):
         seat = (first + column) & 3
-        mine = cards[column::4]
-        mask = reduce(or_, map(bit, mine), 0)
+        mask = sum(map(bit, mine))  # as many bits as cards unless a card repeats
         held = hands.held[seat]
         assert held is not None  # a sound deal has four hands
         if mask.bit_count() != len(mine) or mask & ~held:
@@ -176,20 +178,22 @@ def _plain_play(
         unplayed[seat] = held & ~mask
     standings = STANDINGS[trump]  # Law 44, one table lookup a card
     winners: list[int] = []
-    for base in range(0, n, 4):
-        row = cards[base : base + 4]  # by column
-        led = row[(lead - first) & 3] // 13
-        scores = list(map(standings[led].__getitem__, row))
-        best = max(scores)
-        if best > _LED_TOP or min(scores) < _LED_BOTTOM:  # a card not of the suit led
+    append = winners.append
+    for row in zip(*columns, strict=True):  # a trick, by column
+        led = _SUIT_OF[row[(lead - first) & 3]]
+        standing = standings[led]
+        a, b, c, d = standing[row[0]], standing[row[1]], standing[row[2]], standing[row[3]]
+        best = max(a, b, c, d)
+        if best > _LED_TOP or min(a, b, c, d) < _LED_BOTTOM:  # a card not of the suit led
+            base = 4 * len(winners)
             for column, card in enumerate(row):
                 if card // 13 != led:
                     seat = (first + column) & 3
                     later = map(_SUIT_OF.__getitem__, cards[base + 4 + column :: 4])
                     if led in later or unplayed[seat] >> (13 * led) & _SUIT_MASK:
                         return None  # he still held one: a revoke
-        lead = (first + scores.index(best)) & 3
-        winners.append(lead)
+        lead = (first + (a, b, c, d).index(best)) & 3
+        append(lead)
     return winners
 
 

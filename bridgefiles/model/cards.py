@@ -70,11 +70,11 @@ class Strain(str, Enum):
 
     @property
     def is_minor(self) -> bool:
-        return self in (Strain.C, Strain.D)
+        return self in _MINORS
 
     @property
     def is_major(self) -> bool:
-        return self in (Strain.H, Strain.S)
+        return self in _MAJORS
 
     @classmethod
     def parse(cls, text: str) -> Strain:
@@ -92,6 +92,8 @@ class Strain(str, Enum):
 
 
 _STRAIN_ORDER = {Strain.C: 0, Strain.D: 1, Strain.H: 2, Strain.S: 3, Strain.NT: 4}
+_MINORS = frozenset((Strain.C, Strain.D))
+_MAJORS = frozenset((Strain.H, Strain.S))
 _TRUMP: dict[Strain, Suit | None] = {Strain(s.value): s for s in Suit} | {Strain.NT: None}
 _SUIT_STRAIN = {s: Strain(s.value) for s in Suit}
 SUITS_BY_ORDER: tuple[Suit, Suit, Suit, Suit] = (Suit.C, Suit.D, Suit.H, Suit.S)

@@ -14,6 +14,7 @@ from bridgefiles.model.seats import ROTATION, Seat, rotation_from
 _INDEX = attrgetter("index")
 # For each suit of a PBN hand (spades first): rank letter -> the card's index
 _CARDS_SET = shared_fields(("cards",))  # Hand's fields, all set by parse
+_DEAL_SET = shared_fields(("hands", "first"))  # Deal's, all set by parse
 _SUIT_TABLES = tuple({ch: base + i for ch, i in RANK_OFFSET.items()} for base in (39, 26, 13, 0))
 
 
@@ -110,7 +111,7 @@ class Deal(BaseModel):
         hands: dict[Seat, Hand | None] = dict.fromkeys(ROTATION)
         for seat, part in zip(rotation_from(first), parts, strict=False):
             hands[seat] = None if part == "-" else Hand.parse(part)
-        return make(cls, hands=hands, first=first)  # well-typed by construction
+        return construct(cls, {"hands": hands, "first": first}, _DEAL_SET)  # well-typed
 
     def hand(self, seat: Seat) -> Hand | None:
         return self.hands.get(seat)

@@ -108,12 +108,8 @@ class Vulnerability(str, Enum):
     ALL = "All"
 
     def is_vulnerable(self, who: Seat | Side) -> bool:
-        side = who.side if isinstance(who, Seat) else who
-        if self is Vulnerability.ALL:
-            return True
-        if self is Vulnerability.NONE:
-            return False
-        return bool(self.value == side.value)
+        side = _SIDE[who] if isinstance(who, Seat) else who
+        return side in _VULNERABLE_SIDES[self]
 
     @classmethod
     def parse(cls, text: str) -> Vulnerability:
@@ -135,4 +131,10 @@ _VUL_SPELLINGS = {
     "ew": Vulnerability.EW,
     "all": Vulnerability.ALL,
     "both": Vulnerability.ALL,
+}
+_VULNERABLE_SIDES: dict[Vulnerability, frozenset[Side]] = {
+    Vulnerability.NONE: frozenset(),
+    Vulnerability.NS: frozenset((Side.NS,)),
+    Vulnerability.EW: frozenset((Side.EW,)),
+    Vulnerability.ALL: frozenset((Side.NS, Side.EW)),
 }
