@@ -473,3 +473,32 @@ def test_traveller_record_gets_its_own_row_scores() -> None:
     assert [r["MP_NS"] for r in records] == ["2", "4", "0"]  # 420, 450 and the 3NT row: 400
     assert records[2]["Score_NS"] == "400"
     assert [d.code for d in out.diagnostics] == []
+
+
+@pytest.mark.parametrize("modifier", ["IMP_1948", "IMP_1961", "EMP"])
+def test_scale_not_implemented_is_a_warning(modifier: str) -> None:
+    """pbn.md 10 names scales we do not implement: scored on today's scale, and told so."""
+    plain = bf.score(_load(TEAMS))
+    named = _load(TEAMS)
+    named = named.model_copy(
+        update={"boards": tuple(b.with_tag("Scoring", f"IMP;{modifier}") for b in named.boards)}
+    )
+    scored = bf.score(named)
+    assert [b.tag("ScoreIMP") for b in scored.boards] == [b.tag("ScoreIMP") for b in plain.boards]
+    for board in scored.boards:
+        found = [d for d in board.diagnostics if modifier in d.message]
+        assert len(found) == 1, board.label
+        (d,) = found
+        assert d.code == "score-mismatch" and d.severity.value == "warning"
+        assert "current IMP scale" in d.message
+        pair = board.tag_pair("Scoring")
+        assert pair is not None and (d.line, d.column) == (pair.line, pair.column)
+    assert not any("not implemented" in d.message for b in plain.boards for d in b.diagnostics)
+
+
+def test_scale_not_implemented_given_as_the_method() -> None:
+    scored = bf.score(_load(PAIRS), method="MP;EMP")
+    for board in scored.boards:
+        (d,) = [d for d in board.diagnostics if "EMP" in d.message]
+        assert d.severity.value == "warning" and "ordinary matchpoints" in d.message
+        assert d.message.startswith("the method given names EMP")

@@ -26,11 +26,13 @@ from pydantic import ValidationError
 from bridgefiles.errors import BridgeFileError
 from bridgefiles.laws.editions import Edition
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
+from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.file import BridgeFile
 from bridgefiles.model.seats import Seat
 from bridgefiles.scoring.butler import Average, CrossDivide, Discard, Half
 from bridgefiles.scoring.imps import ImpRounding
 from bridgefiles.scoring.matchpoints import AdjustedPercentages, Units
+from bridgefiles.scoring.method import UNIMPLEMENTED, ScoringMethod
 from bridgefiles.scoring.pairs import pairs_event
 from bridgefiles.scoring.record import Record, deal_facts, fill_record, fill_score, method_of
 from bridgefiles.scoring.rubber_record import check_histories, fill_rubber
@@ -106,10 +108,12 @@ def score_file(
     records = [deal_facts(b, settings) for b in bridge_file.boards]
     for w in records:
         fill_record(w, settings)
-        if method_of(w.board, settings).is_rubber:
+        scoring = method_of(w.board, settings)
+        if scoring.is_rubber:
             fill_rubber(w, settings)
         else:
             fill_score(w, settings)
+            _unimplemented_scale(w, scoring, settings)
     check_histories(records, _rubbers(records, settings))
     events: dict[str, list[list[int]]] = defaultdict(list)
     for key, members in _deals(records, settings).items():
@@ -117,6 +121,21 @@ def score_file(
     for deals in events.values():
         _event(records, deals, settings)
     return bridge_file.model_copy(update={"boards": tuple(w.finish() for w in records)})
+
+
+def _unimplemented_scale(w: Record, method: ScoringMethod, settings: ScoreSettings) -> None:
+    """A warning for each scale the method names that we do not implement (EMP,
+    IMP_1948, IMP_1961): its IMPs or matchpoints are those of today's scales."""
+    scale = "on the current IMP scale" if method.is_imps else "as ordinary matchpoints"
+    named = "the method given" if settings.method is not None else "Scoring"
+    for modifier in method.unimplemented:
+        w.report(
+            "score-mismatch",
+            f"{named} names {modifier} ({UNIMPLEMENTED[modifier]}), which is not "
+            f"implemented: the board is scored {scale}",
+            tag="Scoring" if settings.method is None else None,
+            severity=Severity.WARNING,
+        )
 
 
 def _rubbers(records: list[Record], settings: ScoreSettings) -> list[list[int]]:

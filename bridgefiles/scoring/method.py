@@ -28,6 +28,15 @@ MODIFIERS = {
 }  # fmt: skip
 
 
+# Modifiers the standard names whose scales bridgefiles does not implement (pbn.md 10):
+# a board naming one is scored on the scale in use today, and told so.
+UNIMPLEMENTED = {
+    "EMP": "European matchpoints",
+    "IMP_1948": "the IMP scale of 1948-1960",
+    "IMP_1961": "the IMP scale of 1961",
+}
+
+
 class ScoringMethod(BaseModel):
     """What a ``Scoring`` tag says: ``base`` (``MP``, ``IMP``, ...), modifiers, the rest."""
 
@@ -45,6 +54,11 @@ class ScoringMethod(BaseModel):
     def is_rubber(self) -> bool:
         """Rubber and Chicago scores are not Law 77 duplicate scores."""
         return self.base in ("Rubber", "Chicago")
+
+    @property
+    def unimplemented(self) -> tuple[str, ...]:
+        """The modifiers named whose scale is not implemented (``UNIMPLEMENTED``)."""
+        return tuple(m for m in self.modifiers if m in UNIMPLEMENTED)
 
     @property
     def is_imps(self) -> bool:

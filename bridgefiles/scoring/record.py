@@ -18,7 +18,7 @@ from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.result import BoardResult, board_result
 from bridgefiles.model.board import Board, Table
 from bridgefiles.model.calls import Contract
-from bridgefiles.model.diagnostic import Diagnostic, error
+from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring.method import ScoringMethod, parse_scoring
 from bridgefiles.scoring.settings import ScoreSettings
@@ -61,14 +61,17 @@ class Record:
         law: str | None = None,
         at: Table | None = None,
         tag: str | None = None,
+        severity: Severity = Severity.ERROR,
     ) -> None:
-        """An error about this board, placed at ``at`` (a table), a ``tag``, or the board."""
+        """A finding about this board (an error unless said), placed at ``at`` (a table),
+        a ``tag``, or the board."""
         pair = self.board.tag_pair(tag) if tag is not None else None
         where = at if at is not None else pair
         self.diagnostics.append(
-            error(
-                code,
-                message,
+            Diagnostic(
+                severity=severity,
+                code=code,
+                message=message,
                 law=law,
                 line=where.line if where is not None else self.board.line,
                 column=where.column if where is not None else None,
