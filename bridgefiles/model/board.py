@@ -203,16 +203,11 @@ class Board(BaseModel):
     # -- tags -----------------------------------------------------------------
     def tag(self, name: str) -> str | None:
         """The value in use of tag ``name`` (first one wins, PBN 2.6), or None."""
-        for t in self.tags:
-            if t.name == name:
-                return t.value
-        return None
+        pair = _by_name(self).get(name)
+        return pair.value if pair is not None else None
 
     def tag_pair(self, name: str) -> TagPair | None:
-        for t in self.tags:
-            if t.name == name:
-                return t
-        return None
+        return _by_name(self).get(name)
 
     def with_tag(self, name: str, value: str) -> Board:
         """A copy with tag ``name`` set (replaced in place, or appended)."""
@@ -342,6 +337,20 @@ class Board(BaseModel):
 
 
 _TEXT_WRITER: Callable[[Board], str] | None = None
+
+
+def _by_name(board: Board) -> dict[str, TagPair]:
+    """The board's tags by name, the first of each name (PBN 2.6): built once for its
+    ``tags`` tuple, since the Laws and the scorer ask a dozen tags of every board. Kept
+    beside the tuple it indexes, so a copy with other tags never uses a stale index."""
+    tags = board.tags
+    kept = board.__dict__.get("_tags_by_name")
+    if kept is not None and kept[0] is tags:
+        index: dict[str, TagPair] = kept[1]
+        return index
+    index = {t.name: t for t in reversed(tags)}
+    board.__dict__["_tags_by_name"] = (tags, index)
+    return index
 
 
 def set_text_writer(writer: Callable[[Board], str]) -> None:
