@@ -7,7 +7,7 @@ silently: every call the Laws do not let stand gives a diagnostic.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.calls import PASS, Call, CallKind, Contract
@@ -17,8 +17,7 @@ from bridgefiles.model.outcome import auction_outcome
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat, Side
 
 
-@dataclass(frozen=True, slots=True)
-class AuctionResult:
+class AuctionResult(NamedTuple):
     """What the Laws make of a recorded auction.
 
     ``calls`` is the legal auction with seats (``AP`` expanded, calls after the

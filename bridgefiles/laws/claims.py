@@ -7,7 +7,7 @@ only the outcome (Result); a LIN claim (``mc``) gives declarer's total.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.revokes import Law64, Revoke, apply_law64
@@ -15,15 +15,14 @@ from bridgefiles.model.diagnostic import Diagnostic, error
 from bridgefiles.model.seats import Seat
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(NamedTuple):
     """Declarer's side's tricks: as won (play and claim), moved by Law 64, and final."""
 
     won: int | None
     law64_declarer: int
     final: int | None
     claimed: int | None  # tricks declarer's side got by the claim
-    law64: Law64 = field(default_factory=Law64)
+    law64: Law64 = Law64()  # (frozen: one shared value will do)
     diagnostics: tuple[Diagnostic, ...] = ()
     resolved: bool = True  # False: tricks after a claim are unknown, so is the transfer
 

@@ -10,9 +10,9 @@ later tricks are checked for cards held only, as the PBN verifier does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import reduce
 from operator import attrgetter, or_
+from typing import NamedTuple
 
 from bridgefiles.laws.claims import Settlement, settle
 from bridgefiles.laws.editions import Edition
@@ -25,8 +25,7 @@ from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
 
-@dataclass(frozen=True, slots=True)
-class PlayResult:
+class PlayResult(NamedTuple):
     """The play as the Laws count it. Trick counts are declarer's side's.
 
     ``won`` is as played and claimed; ``law64`` the signed transfer of Law 64

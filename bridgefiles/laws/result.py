@@ -9,8 +9,7 @@ of scores, formats or reports.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bridgefiles.laws.auction import AuctionResult, replay_auction
 from bridgefiles.laws.editions import Edition, check_edition, edition_findings
@@ -21,8 +20,7 @@ from bridgefiles.model.diagnostic import Diagnostic, error, info, warning
 from bridgefiles.model.seats import Seat
 
 
-@dataclass(frozen=True, slots=True)
-class Tricks:
+class Tricks(NamedTuple):
     """Declarer's side's tricks: as played and claimed, the Law 64 transfer, what is scored.
 
     ``law64`` is signed (negative when declarer's side revoked) and None when the
@@ -34,8 +32,7 @@ class Tricks:
     final: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class BoardResult:
+class BoardResult(NamedTuple):
     """What the Laws make of one board's record.
 
     ``contract`` is the one scored (the Contract tag, else the auction's);
