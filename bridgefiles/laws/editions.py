@@ -47,6 +47,7 @@ def check_edition(laws: str) -> Edition:
     return laws
 
 
+_LAST_2017_TEXT = (f"{LAST_2017.year:04}", f"{LAST_2017.month:02}", f"{LAST_2017.day:02}")
 _DATE = re.compile(r"\s*(\d{4})[.\-/](\d{2})[.\-/](\d{2})\s*")
 
 
@@ -66,6 +67,10 @@ def board_date(board: Board) -> date | None:
 
 def edition_findings(board: Board, laws: Edition) -> tuple[Diagnostic, ...]:
     """An info finding when the board's date suggests another edition than ``laws``."""
+    text = board.tag("Date")
+    m = _DATE.fullmatch(text) if text is not None and laws == "2017" and text.isascii() else None
+    if m is not None and m.groups() > _LAST_2017_TEXT:
+        return ()  # the common case, a board dated after 2017 (fixed-width digits compare)
     day = board_date(board)
     if day is None or (day > LAST_2017) == (laws == "2017"):
         return ()  # the edition asked for was the one in force everywhere that day

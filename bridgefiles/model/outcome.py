@@ -9,7 +9,7 @@ package adds the rulings and their diagnostics on top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
 from bridgefiles.model.calls import PASSED_OUT, Call, CallKind, Contract, Risk
@@ -19,9 +19,8 @@ from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 _RISKS = (Risk.NONE, Risk.DOUBLED, Risk.REDOUBLED)
 
 
-@dataclass(frozen=True, slots=True)
-class AuctionOutcome:
-    """The end of a recorded auction.
+class AuctionOutcome(NamedTuple):
+    """The end of a recorded auction (immutable; a tuple, cheap to build every board).
 
     ``contract``: the final contract (``Pass`` when passed out), doubles and
     redoubles that Law 36 cancels left out; None while the auction is unfinished
