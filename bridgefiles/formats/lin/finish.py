@@ -14,7 +14,6 @@ from bridgefiles.formats.lin.vugraph import check_rs
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations
 from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind
 from bridgefiles.model.board import Board, TagPair
-from bridgefiles.model.cards import Card
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import error, info, warning
 from bridgefiles.model.fast import construct_all, make
@@ -183,8 +182,8 @@ def build_play(
     else:
         leader = Seat.W
         holder = None
-        if deal is not None and first_card.rank is not None:
-            card = Card.of(first_card.suit, first_card.rank)
+        card = first_card.card
+        if deal is not None and card is not None:
             holder = next((s for s, h in deal.hands.items() if h and card in h), None)
         leader = holder or leader
         r.report(

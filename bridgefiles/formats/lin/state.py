@@ -3,15 +3,20 @@ header in force, and the reading context (options, file info, where findings go)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.lin.commands import Command
+from bridgefiles.formats.lin.tokens import FORMAT
 from bridgefiles.formats.registry import FileInfo, ReadOptions
 from bridgefiles.model.board import EscapeLine, Extra
 from bridgefiles.model.calls import Call
-from bridgefiles.model.cards import Card, Rank, Suit
+from bridgefiles.model.cards import Card, Suit
 from bridgefiles.model.deal import Hand
 from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.model.fast import make
 from bridgefiles.model.play import Claim
 from bridgefiles.model.seats import Seat, Vulnerability
 
@@ -37,16 +42,23 @@ class Entry:
     column: int
 
 
-@dataclass(slots=True)
-class PendingCard:
-    suit: Suit
-    rank: Rank | None
-    value: str
+class PendingCard(NamedTuple):
+    """A ``pc`` card as read, placed in the play when the board ends. A tuple: a board
+    holds one per card played, and the reader makes them by the thousand."""
+
+    card: Card | None  # the card, when its rank is known
+    suit: Suit | None  # a suit written without a rank (movies); None when ``card`` is set
+    value: str  # the value as written
     line: int
     column: int
-    position: int
-    card: Card | None = None  # the card itself when the rank is known
-    kept: int = 0  # extras kept before this card (where it goes back if taken back)
+    position: int  # calls and cards before it
+    kept: int  # extras kept before it (where it goes back if taken back)
+
+
+new_card = tuple.__new__
+"""``new_card(PendingCard, (card, suit, value, line, column, position, kept))``: a
+:class:`PendingCard` without the keyword handling of its constructor (the readers'
+hot loop)."""
 
 
 @dataclass
@@ -85,6 +97,13 @@ class BoardState:
         return bool(self.entries or self.cards or self.claim or self.unknown_calls)
 
 
+def lin_extra(key: str, value: str, position: int, line: int | None, column: int | None) -> Extra:
+    """A LIN command kept as written, ``position`` calls and cards into the board."""
+    return make(
+        Extra, format=FORMAT, key=key, value=value, position=position, line=line, column=column
+    )
+
+
 class Reading:
     """The context every part of the builder works in: how to read, the file's info,
     the vugraph header in force, and where findings go (strict mode raises)."""
@@ -103,3 +122,14 @@ class Reading:
 
     def file_report(self, diag: Diagnostic) -> None:
         self.report(self.info.diagnostics, diag)
+
+    def about(
+        self,
+        target: list[Diagnostic],
+        cmd: Command,
+        finding: Callable[..., Diagnostic],
+        code: str,
+        message: str,
+    ) -> None:
+        """A finding (``error``, ``warning`` or ``info``) that points at ``cmd``."""
+        self.report(target, finding(code, message, line=cmd.line, column=cmd.column))
