@@ -59,6 +59,7 @@ class Run:
     offset: int
     line: int
     column: int
+    plain: bool = False  # a CARD_RUN: plain cards and empty pauses on one line, nothing else
     _seen: int = 0  # text[:_seen] has been counted for line breaks
     _breaks: int = 0  # line breaks in text[:_seen]
     _last_break: int = -1  # the last of them
@@ -221,9 +222,9 @@ def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
         elif kind == "PAIR":
             raw_tag, value, _ = body.split("|")
             out.append(_command(raw_tag, value, start, chunk, where, closed=True))
-        else:  # PLAY_RUN or AUCTION_RUN: kept whole for the builder
+        else:  # CARD_RUN, PLAY_RUN or AUCTION_RUN: kept whole for the builder
             line, column = where.at(start)
-            out.append(Run(body, chunk.offset + start, line, column))
+            out.append(Run(body, chunk.offset + start, line, column, kind == "CARD_RUN"))
 
 
 CHUNK_CAP_FACTOR = 4

@@ -24,13 +24,24 @@ from bridgefiles.model.seats import Seat
 
 def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False) -> Board:
     """The board; with ``headers_only``, its tags alone (no auction or play built)."""
-    tags: list[TagPair] = []
+    tags: list[dict[str, object]] = []  # every field of TagPair, built in one call at the end
     diags = acc.diagnostics
     h = acc.header
 
     def tag(name: str, value: str | None) -> None:
         if value is not None:
-            tags.append(make(TagPair, name=name, value=value))
+            tags.append(
+                {
+                    "name": name,
+                    "value": value,
+                    "raw": None,
+                    "comments": (),
+                    "section": (),
+                    "line": None,
+                    "column": None,
+                    "implied": False,
+                }
+            )
 
     vg = h.vg or []
 
@@ -89,7 +100,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
     if headers_only:
         return make(
             Board,
-            tags=tuple(tags),
+            tags=tuple(construct_all(TagPair, tags)),
             format=FORMAT,
             index=acc.index,
             line=acc.line,
@@ -157,7 +168,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
     extras = [*h.extras, *acc.extras] if h.extras else acc.extras
     return make(
         Board,
-        tags=tuple(tags),
+        tags=tuple(construct_all(TagPair, tags)),
         auction=auction,
         play=play,
         escapes=tuple(acc.escapes),

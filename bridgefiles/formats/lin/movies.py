@@ -4,6 +4,9 @@ command where it stood, so export -> read -> export gives the same text."""
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_not, itemgetter
+
 from bridgefiles.formats.lin.state import BoardState, PendingCard, Reading, lin_extra
 from bridgefiles.formats.lin.tokens import BLANKS
 from bridgefiles.model.cards import Card, Strain
@@ -11,6 +14,8 @@ from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import warning
 from bridgefiles.model.outcome import trick_winner
 from bridgefiles.model.seats import Seat
+
+_CARD = itemgetter(0)  # a PendingCard's card
 
 
 def take_back(acc: BoardState, start: int) -> None:
@@ -46,7 +51,7 @@ def resolve(
 ) -> list[PendingCard]:
     """The cards of the play, each with its card; a suit alone (movies) is the lowest
     card the player holds."""
-    if all(c.card is not None for c in acc.cards):
+    if all(map(is_not, map(_CARD, acc.cards), repeat(None))):  # the usual case
         return acc.cards
     out: list[PendingCard] = []
     held = {s: set(h.cards) if h else set() for s, h in (deal.hands.items() if deal else ())}

@@ -16,6 +16,8 @@ whatever could not be read is a diagnostic with line and column.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import compress, count, repeat
+from operator import add
 from typing import Generic, TypeVar
 
 from bridgefiles.formats.lin.commands import Command, Run, chunks
@@ -153,6 +155,9 @@ class Builder(Generic[T]):
                 apply(self.reading, acc, cmd)
             return
         acc.known = True  # a run holds pc, mb or an pairs
+        if run.plain:
+            take_cards(acc, run)
+            return
         parts = text.split("|")
         flat = "\n" not in text
         line, column = run.line, run.column
@@ -265,6 +270,35 @@ class Builder(Generic[T]):
                 line=1,
             )
         )
+
+
+def take_cards(acc: BoardState, run: Run) -> None:
+    """A CARD_RUN (the grammar's run of plain cards ``pc|SA|`` and empty pauses ``pg||``
+    on one line): what :meth:`Builder.apply_run` does for it, its cards taken in one go.
+    A card's pair is 6 characters, a pause's 4: the k-th card, in pair i, is at column
+    ``column + 4*i + 2*k``."""
+    values = run.text.split("|")[1::2]
+    shown = list(compress(values, values))  # a card's value; a pause has none
+    columns = map(add, compress(count(run.column, 4), values), count(0, 2))
+    events = acc.events
+    acc.cards.extend(
+        map(
+            new_card,
+            repeat(PendingCard),
+            zip(
+                map(CARD_TEXT.__getitem__, shown),
+                repeat(None),
+                shown,
+                repeat(run.line),
+                columns,
+                count(events),
+                repeat(len(acc.extras)),
+            ),
+        )
+    )
+    acc.events = events + len(shown)
+    acc.commands += len(values)
+    acc.last = "pc" if values[-1] else "pg"
 
 
 def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
