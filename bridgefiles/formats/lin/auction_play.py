@@ -62,20 +62,19 @@ def place_cards(
     # declarer's side, as the parity of places after ``first`` (partners are 2 apart)
     side = None if declarer is None else first.distance(declarer) & 1
     won = 0
-    complete = 0
-    for start in range(0, len(built), 4):
+    complete = len(built) // 4
+    for start in range(0, 4 * complete, 4):
         trick = built[start : start + 4]
+        slots += trick[4 - lead :] + trick[: 4 - lead]  # seat k played card (k - lead) % 4
+        # the winner of the trick, led from ``first`` + lead places
+        lead = (lead + first.distance(trick_winner(first, played[start : start + 4], strain))) & 3
+        if side is not None and lead & 1 == side:
+            won += 1
+    if len(built) > 4 * complete:  # a short last trick
         row = [_NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED]
-        for j, slot in enumerate(trick):
+        for j, slot in enumerate(built[4 * complete :]):
             row[(lead + j) & 3] = slot
-        slots.extend(row)
-        if len(trick) == 4:
-            complete += 1
-            # the winner of the trick, led from ``first`` + lead places
-            best = first.distance(trick_winner(first, played[start : start + 4], strain))
-            lead = (lead + best) & 3
-            if side is not None and lead & 1 == side:
-                won += 1
+        slots += row
     return Placed(tuple(slots), won, complete)
 
 

@@ -327,17 +327,14 @@ def visit(
                 )
             )
         if chunk.cut:
-            diag = limits.check(
+            builder.reading.over_limit(
+                builder.cur.diagnostics if builder.cur else info.diagnostics,
                 "max_comment_size",
                 len(chunk.text),
-                what="a value with no closing bar",
-                strict=options.strict,
-                consequence="it is cut there and reading goes on",
-                line=chunk.items[0].line if chunk.items else None,
-                path=options.path,
+                "a value with no closing bar",
+                "it is cut there and reading goes on",
+                chunk.items[0].line if chunk.items else None,
             )
-            if diag is not None:
-                (builder.cur.diagnostics if builder.cur else info.diagnostics).append(diag)
         for item in chunk.items:
             if isinstance(item, Run):
                 yield from builder.feed_run(item)

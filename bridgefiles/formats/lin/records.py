@@ -68,18 +68,17 @@ def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
     if limits.exceeded("max_commands_per_board", acc.commands):
         if not acc.over_limit:
             acc.over_limit = True
-            diag = limits.check(
+            what = "the commands of this board"
+            rest = "the rest of the board is kept as text only"
+            r.over_limit(
+                acc.diagnostics,
                 "max_commands_per_board",
                 acc.commands,
-                what="the commands of this board",
-                strict=r.options.strict,
-                consequence="the rest of the board is kept as text only",
-                line=cmd.line,
-                column=cmd.column,
-                path=r.options.path,
+                what,
+                rest,
+                cmd.line,
+                cmd.column,
             )
-            if diag is not None:
-                acc.diagnostics.append(diag)
         return
     if tag == "%":
         acc.escapes.append(EscapeLine(text=cmd.value, line=cmd.line))

@@ -123,6 +123,31 @@ class Reading:
     def file_report(self, diag: Diagnostic) -> None:
         self.report(self.info.diagnostics, diag)
 
+    def over_limit(
+        self,
+        target: list[Diagnostic],
+        name: str,
+        count: int,
+        what: str,
+        consequence: str,
+        line: int | None,
+        column: int | None = None,
+    ) -> None:
+        """The ``limit`` finding for ``count`` going over the setting ``name``."""
+        options = self.options
+        diag = options.limits.check(
+            name,
+            count,
+            what=what,
+            strict=options.strict,
+            consequence=consequence,
+            line=line,
+            column=column,
+            path=options.path,
+        )
+        if diag is not None:
+            target.append(diag)
+
     def about(
         self,
         target: list[Diagnostic],
