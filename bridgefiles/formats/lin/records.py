@@ -13,13 +13,15 @@ from bridgefiles.formats.lin.vugraph import update_header
 from bridgefiles.model.board import EscapeLine
 from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card
-from bridgefiles.model.diagnostic import error, info, warning
+from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.play import Claim
 
 # mb values already read to one plain call: (call, alert). Filled as values come, up to
 # a bound (memory stays flat whatever the file); the same answer values.calls gives.
 _MB_CACHE: dict[str, tuple[Call, bool]] = {}
 _MB_CACHE_SIZE = 2048
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 def single_call(value: str) -> tuple[Call, bool] | None:
@@ -46,18 +48,11 @@ def keep(r: Reading, acc: BoardState, cmd: Command, key: str | None = None) -> N
     )
 
 
-_FINDINGS = {"error": error, "warning": warning, "info": info}
-
-
-def bad_value(r: Reading, acc: BoardState, cmd: Command, why: str, severity: str = "error") -> None:
-    finding = _FINDINGS[severity]
-    r.about(
-        acc.diagnostics,
-        cmd,
-        finding,
-        "tag-value",
-        f"{cmd.tag}|{cmd.value.strip()}|: {why}; kept as written",
-    )
+def bad_value(
+    r: Reading, acc: BoardState, cmd: Command, why: str, severity: Severity = ERROR
+) -> None:
+    msg = f"{cmd.tag}|{cmd.value.strip()}|: {why}; kept as written"
+    r.about(acc.diagnostics, cmd, severity, "tag-value", msg)
     keep(r, acc, cmd)
 
 
@@ -88,14 +83,14 @@ def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
     if cmd.stray:
         if len(cmd.stray) <= 2 and cmd.stray.lower() in KNOWN_TAGS:
             msg = f"{cmd.stray!r} lost its value and bar before {cmd.tag!r}"
-            r.about(acc.diagnostics, cmd, warning, "syntax", msg)
+            r.about(acc.diagnostics, cmd, WARNING, "syntax", msg)
         else:
             msg = f"free text before {cmd.tag!r} kept as a comment"
-            r.about(acc.diagnostics, cmd, info, "syntax", msg)
+            r.about(acc.diagnostics, cmd, INFO, "syntax", msg)
         acc.extras.append(lin_extra("", cmd.stray, acc.events, cmd.line, cmd.column))
     if not cmd.closed:
         msg = f"the last command {tag}|{cmd.value}| has no closing bar"
-        r.about(acc.diagnostics, cmd, info, "syntax", msg)
+        r.about(acc.diagnostics, cmd, INFO, "syntax", msg)
     handler = HANDLERS.get(tag)
     if handler is not None:
         handler(r, acc, cmd)
@@ -104,18 +99,18 @@ def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
         keep(r, acc, cmd)
     elif tag == "":
         msg = "free text between commands kept as a comment"
-        r.about(acc.diagnostics, cmd, info, "syntax", msg)
+        r.about(acc.diagnostics, cmd, INFO, "syntax", msg)
         keep(r, acc, cmd, key="")
     else:
         if tag not in KNOWN_TAGS:
             if len(tag) != 2:
                 msg = f"command name {cmd.written!r} is not two characters"
-                r.about(acc.diagnostics, cmd, warning, "syntax", msg)
+                r.about(acc.diagnostics, cmd, WARNING, "syntax", msg)
                 keep(r, acc, cmd, key=cmd.written)
                 acc.last = tag
                 return
             msg = f"unknown command {cmd.written!r} kept as written"
-            r.about(acc.diagnostics, cmd, info, "unknown-tag", msg)
+            r.about(acc.diagnostics, cmd, INFO, "unknown-tag", msg)
         keep(r, acc, cmd)
     acc.last = tag
 
@@ -134,7 +129,7 @@ def on_pn(r: Reading, acc: BoardState, cmd: Command) -> None:
         acc,
         cmd,
         f"{len(names)} names where 4 are expected" if len(names) != 4 else "players already given",
-        "warning",
+        WARNING,
     )
 
 
@@ -150,7 +145,7 @@ def on_md(r: Reading, acc: BoardState, cmd: Command) -> None:
     elif digit == "0" or (acc.hands is not None and not digit):
         why = "md that edits the deal shown (a movie step) kept as a display command"
     if why is not None:
-        r.about(acc.diagnostics, cmd, info, "deal", why)
+        r.about(acc.diagnostics, cmd, INFO, "deal", why)
         keep(r, acc, cmd)
         return
     acc.dealer, acc.dealer_given = dealer, bool(digit)
@@ -159,16 +154,16 @@ def on_md(r: Reading, acc: BoardState, cmd: Command) -> None:
     given = [h for h in hands.values() if h is not None]
     if len(given) == 3 and any(len(h) != 13 for h in given):
         msg = "three hands given, not of 13 cards each: the fourth is left unknown"
-        r.about(acc.diagnostics, cmd, info, "deal", msg)
+        r.about(acc.diagnostics, cmd, INFO, "deal", msg)
     elif len(given) < 3:
-        r.about(acc.diagnostics, cmd, info, "deal", "incomplete deal: fewer than three hands")
+        r.about(acc.diagnostics, cmd, INFO, "deal", "incomplete deal: fewer than three hands")
     if not digit:
-        r.about(acc.diagnostics, cmd, warning, "deal", "md has no dealer digit")
+        r.about(acc.diagnostics, cmd, WARNING, "deal", "md has no dealer digit")
 
 
 def on_sv(r: Reading, acc: BoardState, cmd: Command) -> None:
     if not cmd.value.strip():
-        bad_value(r, acc, cmd, "empty vulnerability", "warning")
+        bad_value(r, acc, cmd, "empty vulnerability", WARNING)
         return
     try:
         acc.vulnerability = values.vulnerability(cmd.value)
@@ -186,7 +181,7 @@ def on_mb(r: Reading, acc: BoardState, cmd: Command) -> None:
     if len(parsed) > 1 or parsed[0][0] is None:
         # movie forms: keep the command as written, and the calls it makes
         msg = f"mb|{cmd.value}| holds {len(parsed)} calls or a placeholder"
-        r.about(acc.diagnostics, cmd, info, "tag-value", msg)
+        r.about(acc.diagnostics, cmd, INFO, "tag-value", msg)
         keep(r, acc, cmd)
         acc.unknown_calls += 1
         return
@@ -212,7 +207,7 @@ def explain(entries: list[Entry], value: str) -> bool:
 def on_an(r: Reading, acc: BoardState, cmd: Command) -> None:
     if acc.last == "mb" and explain(acc.entries, cmd.value):
         return
-    r.about(acc.diagnostics, cmd, info, "note", "an that does not follow a call kept as written")
+    r.about(acc.diagnostics, cmd, INFO, "note", "an that does not follow a call kept as written")
     keep(r, acc, cmd)
 
 
@@ -231,12 +226,12 @@ def on_pc(r: Reading, acc: BoardState, cmd: Command) -> None:
         return
     if any(unknown for _, _, unknown in items):
         msg = f"pc|{cmd.value}| shows an unknown card; kept as a display command"
-        r.about(acc.diagnostics, cmd, info, "tag-value", msg)
+        r.about(acc.diagnostics, cmd, INFO, "tag-value", msg)
         keep(r, acc, cmd)
         return
     if len(items) > 1 or items[0][1] is None:
         msg = f"pc|{cmd.value}|: movie form (several cards or a suit alone), read as cards"
-        r.about(acc.diagnostics, cmd, info, "tag-value", msg)
+        r.about(acc.diagnostics, cmd, INFO, "tag-value", msg)
     for suit, rank, _ in items:
         card = Card.of(suit, rank) if rank is not None else None
         acc.cards.append(
@@ -257,11 +252,11 @@ def on_up(r: Reading, acc: BoardState, cmd: Command) -> None:
     t = cmd.value.strip()
     n = int(t) if t.isdigit() else (1 if not t else -1)
     if n < 0:
-        bad_value(r, acc, cmd, "not a number of cards to take back", "warning")
+        bad_value(r, acc, cmd, "not a number of cards to take back", WARNING)
         return
     if n and acc.cards:
         take_back(acc, max(0, len(acc.cards) - n))
-    r.about(acc.diagnostics, cmd, info, "play", f"up|{t}|: {n} card(s) taken back (movie undo)")
+    r.about(acc.diagnostics, cmd, INFO, "play", f"up|{t}|: {n} card(s) taken back (movie undo)")
     keep(r, acc, cmd)
 
 
@@ -272,7 +267,7 @@ def on_mc(r: Reading, acc: BoardState, cmd: Command) -> None:
         bad_value(r, acc, cmd, str(exc))
         return
     if acc.claim is not None:
-        bad_value(r, acc, cmd, "a second claim", "warning")
+        bad_value(r, acc, cmd, "a second claim", WARNING)
         return
     acc.claim = Claim(
         tricks=tricks,

@@ -3,7 +3,6 @@ header in force, and the reading context (options, file info, where findings go)
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -104,6 +103,10 @@ def lin_extra(key: str, value: str, position: int, line: int | None, column: int
     )
 
 
+_SHARED_MESSAGES = 4096
+"""How many finding texts a reading keeps to share (memory stays flat whatever the file)."""
+
+
 class Reading:
     """The context every part of the builder works in: how to read, the file's info,
     the vugraph header in force, and where findings go (strict mode raises)."""
@@ -113,6 +116,7 @@ class Reading:
         self.info = info
         self.header = VugraphHeader()
         self.header_commands = 0  # header commands and comment lines read so far
+        self.messages: dict[str, str] = {}  # the text of findings made so far (shared)
 
     def report(self, target: list[Diagnostic], diag: Diagnostic) -> None:
         diag = diag.model_copy(update={"path": self.options.path}) if self.options.path else diag
@@ -152,9 +156,42 @@ class Reading:
         self,
         target: list[Diagnostic],
         cmd: Command,
-        finding: Callable[..., Diagnostic],
+        severity: Severity,
         code: str,
         message: str,
     ) -> None:
-        """A finding (``error``, ``warning`` or ``info``) that points at ``cmd``."""
-        self.report(target, finding(code, message, line=cmd.line, column=cmd.column))
+        """A finding that points at ``cmd``."""
+        self.say(target, severity, code, message, cmd.line, cmd.column)
+
+    def say(
+        self,
+        target: list[Diagnostic],
+        severity: Severity,
+        code: str,
+        message: str,
+        line: int | None,
+        column: int | None = None,
+    ) -> None:
+        """A finding, built lean: a hostile board holds one per command (up to
+        ``max_commands_per_board``), so it is made without validation (its values are
+        ours), with the field names shared, and its text shared with the findings
+        before it that say the same."""
+        messages = self.messages
+        known = messages.get(message)
+        if known is not None:
+            message = known
+        elif len(messages) < _SHARED_MESSAGES:
+            messages[message] = message
+        options = self.options
+        diag = make(
+            Diagnostic,
+            code=code,
+            severity=severity,
+            message=message,
+            line=line,
+            column=column,
+            path=options.path or None,
+        )
+        if options.strict and severity is Severity.ERROR:
+            raise StrictModeError(diag.format(), diag)
+        target.append(diag)

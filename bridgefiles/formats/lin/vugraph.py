@@ -9,7 +9,7 @@ from bridgefiles.formats.lin.commands import Command
 from bridgefiles.formats.lin.state import BoardState, Reading, lin_extra
 from bridgefiles.formats.lin.tokens import HEADER_POSITION, HEADER_TAGS
 from bridgefiles.model.board import EscapeLine
-from bridgefiles.model.diagnostic import Diagnostic, info, warning
+from bridgefiles.model.diagnostic import Diagnostic, Severity, warning
 from bridgefiles.model.outcome import AuctionOutcome
 
 
@@ -55,7 +55,13 @@ def update_header(r: Reading, cmd: Command, diags: list[Diagnostic]) -> None:
     if tag == "vg":
         h.vg = fields
         if len(fields) != 9:
-            r.about(diags, cmd, warning, "tag-value", f"vg has {len(fields)} fields, 9 expected")
+            r.about(
+                diags,
+                cmd,
+                Severity.WARNING,
+                "tag-value",
+                f"vg has {len(fields)} fields, 9 expected",
+            )
     elif tag == "rs":
         h.rs = fields
     elif tag == "pw":
@@ -66,9 +72,9 @@ def update_header(r: Reading, cmd: Command, diags: list[Diagnostic]) -> None:
         h.pn = fields
         if len(fields) != 8:
             msg = f"pn in the header has {len(fields)} names, 8 expected"
-            r.about(diags, cmd, warning, "tag-value", msg)
+            r.about(diags, cmd, Severity.WARNING, "tag-value", msg)
     elif tag == "" and cmd.value:
-        r.about(diags, cmd, info, "syntax", "free text between commands kept as a comment")
+        r.about(diags, cmd, Severity.INFO, "syntax", "free text between commands kept as a comment")
 
 
 def check_rs(
