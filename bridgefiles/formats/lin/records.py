@@ -7,10 +7,16 @@ from __future__ import annotations
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.commands import Command
 from bridgefiles.formats.lin.movies import take_back
-from bridgefiles.formats.lin.state import BoardState, Entry, PendingCard, Reading, lin_extra
+from bridgefiles.formats.lin.state import (
+    BoardState,
+    Entry,
+    PendingCard,
+    Reading,
+    escape_line,
+    lin_extra,
+)
 from bridgefiles.formats.lin.tokens import CARD_TEXT, HEADER_TAGS, KNOWN_TAGS
 from bridgefiles.formats.lin.vugraph import update_header
-from bridgefiles.model.board import EscapeLine
 from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card
 from bridgefiles.model.diagnostic import Severity
@@ -76,7 +82,7 @@ def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
             )
         return
     if tag == "%":
-        acc.escapes.append(EscapeLine(text=cmd.value, line=cmd.line))
+        acc.escapes.append(escape_line(cmd))
         return
     if tag in KNOWN_TAGS:
         acc.known = True

@@ -107,6 +107,11 @@ _SHARED_MESSAGES = 4096
 """How many finding texts a reading keeps to share (memory stays flat whatever the file)."""
 
 
+def escape_line(cmd: Command) -> EscapeLine:
+    """A ``%`` comment line, kept (built lean: a file may hold many)."""
+    return make(EscapeLine, text=cmd.value, line=cmd.line)
+
+
 class Reading:
     """The context every part of the builder works in: how to read, the file's info,
     the vugraph header in force, and where findings go (strict mode raises)."""

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.commands import Command
-from bridgefiles.formats.lin.state import BoardState, Reading, lin_extra
+from bridgefiles.formats.lin.state import BoardState, Reading, escape_line, lin_extra
 from bridgefiles.formats.lin.tokens import HEADER_POSITION, HEADER_TAGS
-from bridgefiles.model.board import EscapeLine
 from bridgefiles.model.diagnostic import Diagnostic, Severity, warning
 from bridgefiles.model.outcome import AuctionOutcome
 
@@ -41,7 +40,7 @@ def apply_header(r: Reading, cmd: Command, file_level: bool = True) -> None:
         return
     if cmd.tag == "%":
         if file_level:
-            r.info.directives.append(EscapeLine(text=cmd.value, line=cmd.line))
+            r.info.directives.append(escape_line(cmd))
         return
     update_header(r, cmd, r.info.diagnostics)
     key = cmd.written if cmd.tag == "" else cmd.tag
