@@ -10,7 +10,6 @@ Lines that begin with ``%`` outside a value are comment lines (PbnToLin, aaBridg
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import re
@@ -19,11 +18,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from lark import Lark, Token
-from lark.grammar import Rule
-from lark.lexer import TerminalDef
 
 from bridgefiles.formats.lin.tokens import BLANKS
 
@@ -133,51 +130,14 @@ def accelerated() -> bool:
 @cache
 def parser(fast: bool | None = None) -> Lark:
     """The LALR parser, built once per process: with ``lark-cython`` when ``fast`` (by
-    default when it is installed), else pure-Python Lark, from the tables written out in
-    :mod:`bridgefiles.formats.lin.tables` while they are those of the grammar (a
-    process then starts reading without analysing the grammar: ~0.08 s saved)."""
+    default when it is installed), else pure-Python Lark."""
     if fast is None:
         fast = accelerated()
-    text = grammar_text()
     if fast:
         import lark_cython
 
-        return Lark(text, parser="lalr", lexer="basic", _plugins=lark_cython.plugins)
-    from bridgefiles.formats.lin import tables
-
-    if grammar_hash(text) == tables.GRAMMAR_SHA256:
-        return Lark.load(tables.TABLES)
-    return Lark(text, parser="lalr", lexer="basic")
-
-
-def grammar_hash(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def serialized_tables() -> dict[str, Any]:
-    """What Lark builds from the grammar, as the plain data :func:`Lark.load` takes."""
-    built = Lark(grammar_text(), parser="lalr", lexer="basic")
-    data, memo = built.memo_serialize([TerminalDef, Rule])
-    return {"data": data, "memo": memo}
-
-
-def write_tables(path: Path | None = None) -> None:
-    """Write :mod:`bridgefiles.formats.lin.tables` again (after a change of the grammar):
-    ``python -c "from bridgefiles.formats.lin.commands import write_tables; write_tables()"``.
-    The tables are one line of data: nothing to read or format there."""
-    target = path or Path(__file__).with_name("tables.py")
-    target.write_text(
-        '"""The LALR tables Lark builds from grammars/lin.lark, written out by\n'
-        ":func:`bridgefiles.formats.lin.commands.write_tables` (generated: do not edit).\n"
-        "Used while ``GRAMMAR_SHA256`` is the grammar's hash; a test checks they are\n"
-        'those of the grammar."""\n\n'
-        "# ruff: noqa: E501\n"
-        "# fmt: off\n"
-        "from typing import Any\n\n"
-        f'GRAMMAR_SHA256 = "{grammar_hash(grammar_text())}"\n\n'
-        f"TABLES: dict[str, Any] = {serialized_tables()!r}\n",
-        encoding="utf-8",
-    )
+        return Lark(grammar_text(), parser="lalr", lexer="basic", _plugins=lark_cython.plugins)
+    return Lark(grammar_text(), parser="lalr", lexer="basic")
 
 
 _PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")

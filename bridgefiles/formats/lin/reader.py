@@ -17,9 +17,10 @@ base is at most about 1 MB (a few chunks of text and their tokens) plus 500 time
 largest board's input bytes. The worst case is a board of the shortest commands
 (``||``, 2 bytes, each kept as an extra with a finding): ~1.1 KB per kept command (it
 was ~2.2 KB with validated models), and a board keeps at most ``max_commands_per_board``
-commands (100,000 by default: ~110 MB). A real board holds ~50 bytes per input byte
-(a played card is a 6-byte pair and a ~100-byte pending card, then a played card); the
-2,000-board generated event peaks at ~0.45 MB above the base whatever its length.
+commands (100,000 by default: ~110 MB). A board of calls or cards holds 50 to 100 bytes
+per input byte (a played card is a 6-byte pair, a ~110-byte pending card, then a ~430-byte
+played card); the 2,000-board generated event peaks at ~0.45 MB above the base, as does
+its first tenth: boards stream.
 Comment lines before the first board are the file's (``FileInfo.directives``, ~0.35 KB
 each, at most ``max_commands_per_board`` of them). tests/test_lin_speed_memory.py holds
 these bounds.
