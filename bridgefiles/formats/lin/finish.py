@@ -21,6 +21,11 @@ from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play, PlayEnd
 from bridgefiles.model.seats import Seat
 
+_PLAYER_TAGS = tuple(
+    (seat.full_name, values.LIN_ORDER.index(seat)) for seat in (Seat.W, Seat.N, Seat.E, Seat.S)
+)
+"""The player tags in PBN's order, with each seat's place in a LIN list of names."""
+
 
 def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False) -> Board:
     """The board; with ``headers_only``, its tags alone (no auction or play built)."""
@@ -60,9 +65,8 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
             i = h.bn.index(acc.number) * size + (4 if size == 8 and acc.room == "Closed" else 0)
             names = h.pw[i : i + 4]
     if names is not None and any(n.strip() for n in names):
-        by_seat = dict(zip(values.LIN_ORDER, names, strict=False))
-        for seat in (Seat.W, Seat.N, Seat.E, Seat.S):
-            tag(seat.full_name, by_seat.get(seat, ""))
+        for name, place in _PLAYER_TAGS:
+            tag(name, names[place] if place < len(names) else "")
     dealer = acc.dealer
     tag("Dealer", dealer.value if dealer else None)
     vul = acc.vulnerability
