@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bridgefiles.formats.lin.state import PendingCard
 from bridgefiles.model.annotations import NO_ANNOTATIONS
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.fast import construct_all
@@ -19,6 +20,8 @@ from bridgefiles.model.play import PlayedCard, Slot
 from bridgefiles.model.seats import Seat
 
 _NOT_PLAYED = PlayedCard(slot=Slot.UNKNOWN)
+
+
 @dataclass
 class Placed:
     """Cards placed into seat columns, and what the play tells about the tricks."""
@@ -30,48 +33,48 @@ class Placed:
 
 def place_cards(
     first: Seat,
-    cards: Sequence[tuple[Card, int | None, int | None]],
+    cards: Sequence[PendingCard],
     strain: Strain | None,
     declarer: Seat | None,
 ) -> Placed:
-    """Chronological cards (with line and column) into ``slots[4*t + k]`` columns.
+    """Cards in playing order (each with its card) into ``slots[4*t + k]`` columns.
 
     ``first`` is the opening leader. A short last trick is padded with ``-``.
     Seats are counted as places after ``first`` here (plain ints, not enum lookups):
     this runs for every card of every board read.
     """
-    rows: list[dict[str, object]] = []
+    rows = [
+        {
+            "slot": Slot.CARD,
+            "card": card,
+            "revoke": False,
+            "lead_out_of_turn": False,
+            "annotations": NO_ANNOTATIONS,
+            "line": line,
+            "column": column,
+        }
+        for card, _, _, line, column, _, _ in cards
+    ]
+    built = construct_all(PlayedCard, rows)  # one call for the whole play
+    played: list[Card] = [c.card for c in cards]  # type: ignore[misc]  # all known here
+    slots: list[PlayedCard] = []
     lead = 0  # the leader of the trick, as places after ``first``
     # declarer's side, as the parity of places after ``first`` (partners are 2 apart)
     side = None if declarer is None else first.distance(declarer) & 1
     won = 0
-    complete = 0
-    places: list[int | None] = []  # for each slot, its row; None: not played
-    for start in range(0, len(cards), 4):
-        trick = cards[start : start + 4]
-        row: list[int | None] = [None, None, None, None]
-        for j, (card, line, column) in enumerate(trick):
-            row[(lead + j) & 3] = len(rows)
-            rows.append(
-                {
-                    "slot": Slot.CARD,
-                    "card": card,
-                    "revoke": False,
-                    "lead_out_of_turn": False,
-                    "annotations": NO_ANNOTATIONS,
-                    "line": line,
-                    "column": column,
-                }
-            )
-        places.extend(row)
-        if len(trick) == 4:
-            complete += 1
-            leader = first.offset(lead)
-            lead = first.distance(trick_winner(leader, [c for c, _, _ in trick], strain))
-            if side is not None and lead & 1 == side:
-                won += 1
-    built = construct_all(PlayedCard, rows)  # one call for the whole play
-    slots = [_NOT_PLAYED if k is None else built[k] for k in places]
+    complete = len(built) // 4
+    for start in range(0, 4 * complete, 4):
+        trick = built[start : start + 4]
+        slots += trick[4 - lead :] + trick[: 4 - lead]  # seat k played card (k - lead) % 4
+        # the winner of the trick, led from ``first`` + lead places
+        lead = (lead + first.distance(trick_winner(first, played[start : start + 4], strain))) & 3
+        if side is not None and lead & 1 == side:
+            won += 1
+    if len(built) > 4 * complete:  # a short last trick
+        row = [_NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED]
+        for j, slot in enumerate(built[4 * complete :]):
+            row[(lead + j) & 3] = slot
+        slots += row
     return Placed(tuple(slots), won, complete)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -59,6 +59,7 @@ class Run:
     offset: int
     line: int
     column: int
+    plain: bool = False  # a CARD_RUN: plain cards and empty pauses on one line, nothing else
     _seen: int = 0  # text[:_seen] has been counted for line breaks
     _breaks: int = 0  # line breaks in text[:_seen]
     _last_break: int = -1  # the last of them
@@ -79,22 +80,8 @@ class Run:
         return self.line + self._breaks, at - self._last_break
 
     def pair(self, raw_tag: str, value: str, start: int) -> Command:
-        """The command of the pair at ``start`` in ``text`` (``raw_tag`` with its blanks),
-        with line, column and file offset as :func:`_command` gives them."""
-        stripped = raw_tag.strip(BLANKS)
-        lead = len(raw_tag) - len(raw_tag.lstrip(BLANKS))
-        nl = raw_tag.rfind("\n", 0, lead)
-        boundary = self.offset + start + (nl + 1 if nl >= 0 else 0)
-        line, column = self.position(start + lead)
-        stray = ""
-        if len(stripped) == 2:
-            tag = stripped.lower()
-        elif len(stripped) > 2:
-            tag = stripped[-2:].lower()
-            stray = stripped[:-2].rstrip(BLANKS)
-        else:
-            tag = stripped
-        return Command(tag, value, stripped, boundary, line, column, True, stray)
+        """The command of the pair at ``start`` in ``text`` (``raw_tag`` with its blanks)."""
+        return named(raw_tag, value, self.offset, start, self.position, closed=True)
 
     def commands(self) -> list[Command]:
         """The run as single commands, as :func:`_split` makes them for other tokens."""
@@ -122,7 +109,7 @@ class Chunk:
         return out
 
 
-def _grammar_text() -> str:
+def grammar_text() -> str:
     try:
         return (resources.files("bridgefiles.grammars") / "lin.lark").read_text("utf-8")
     except (ModuleNotFoundError, FileNotFoundError, OSError):
@@ -149,8 +136,8 @@ def parser(fast: bool | None = None) -> Lark:
     if fast:
         import lark_cython
 
-        return Lark(_grammar_text(), parser="lalr", lexer="basic", _plugins=lark_cython.plugins)
-    return Lark(_grammar_text(), parser="lalr", lexer="basic")
+        return Lark(grammar_text(), parser="lalr", lexer="basic", _plugins=lark_cython.plugins)
+    return Lark(grammar_text(), parser="lalr", lexer="basic")
 
 
 _PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")
@@ -178,14 +165,24 @@ class _Positions:
         return self._line, pos - self._line_start + 1
 
 
-def _command(
-    raw_tag: str, value: str, start: int, chunk: Chunk, where: _Positions, closed: bool
+def named(
+    raw_tag: str,
+    value: str,
+    offset: int,
+    start: int,
+    where: Callable[[int], tuple[int, int]],
+    closed: bool,
 ) -> Command:
+    """The command of ``raw_tag|value`` written at ``start`` in a text that begins at file
+    offset ``offset``; ``where`` gives the line and column of a place in that text. Blanks
+    before the name are left out; its file offset is the start of its line when a line
+    break comes before it; longer names keep their last two letters (the rest is stray
+    text)."""
     stripped = raw_tag.strip(BLANKS)
     lead = len(raw_tag) - len(raw_tag.lstrip(BLANKS))
     nl = raw_tag.rfind("\n", 0, lead)
-    boundary = start + (nl + 1 if nl >= 0 else 0)
-    line, column = where.at(start + lead)
+    boundary = offset + start + (nl + 1 if nl >= 0 else 0)
+    line, column = where(start + lead)
     stray = ""
     if len(stripped) == 2:
         tag = stripped.lower()
@@ -194,7 +191,7 @@ def _command(
         stray = stripped[:-2].rstrip(BLANKS)
     else:
         tag = stripped
-    return Command(tag, value, stripped, chunk.offset + boundary, line, column, closed, stray)
+    return Command(tag, value, stripped, boundary, line, column, closed, stray)
 
 
 def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
@@ -217,13 +214,13 @@ def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
                 )
         elif kind == "OPEN_PAIR":
             raw_tag, _, value = body.partition("|")
-            out.append(_command(raw_tag, value, start, chunk, where, closed=False))
+            out.append(named(raw_tag, value, chunk.offset, start, where.at, closed=False))
         elif kind == "PAIR":
             raw_tag, value, _ = body.split("|")
-            out.append(_command(raw_tag, value, start, chunk, where, closed=True))
-        else:  # PLAY_RUN or AUCTION_RUN: kept whole for the builder
+            out.append(named(raw_tag, value, chunk.offset, start, where.at, closed=True))
+        else:  # CARD_RUN, PLAY_RUN or AUCTION_RUN: kept whole for the builder
             line, column = where.at(start)
-            out.append(Run(body, chunk.offset + start, line, column))
+            out.append(Run(body, chunk.offset + start, line, column, kind == "CARD_RUN"))
 
 
 CHUNK_CAP_FACTOR = 4

@@ -14,7 +14,6 @@ from bridgefiles.formats.lin.vugraph import check_rs
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations
 from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind
 from bridgefiles.model.board import Board, TagPair
-from bridgefiles.model.cards import Card
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import error, info, warning
 from bridgefiles.model.fast import construct_all, make
@@ -22,16 +21,32 @@ from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play, PlayEnd
 from bridgefiles.model.seats import Seat
 
+_PLAYER_TAGS = tuple(
+    (seat.full_name, values.LIN_ORDER.index(seat)) for seat in (Seat.W, Seat.N, Seat.E, Seat.S)
+)
+"""The player tags in PBN's order, with each seat's place in a LIN list of names."""
+
 
 def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False) -> Board:
     """The board; with ``headers_only``, its tags alone (no auction or play built)."""
-    tags: list[TagPair] = []
+    tags: list[dict[str, object]] = []  # every field of TagPair, built in one call at the end
     diags = acc.diagnostics
     h = acc.header
 
     def tag(name: str, value: str | None) -> None:
         if value is not None:
-            tags.append(make(TagPair, name=name, value=value))
+            tags.append(
+                {
+                    "name": name,
+                    "value": value,
+                    "raw": None,
+                    "comments": (),
+                    "section": (),
+                    "line": None,
+                    "column": None,
+                    "implied": False,
+                }
+            )
 
     vg = h.vg or []
 
@@ -50,9 +65,8 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
             i = h.bn.index(acc.number) * size + (4 if size == 8 and acc.room == "Closed" else 0)
             names = h.pw[i : i + 4]
     if names is not None and any(n.strip() for n in names):
-        by_seat = dict(zip(values.LIN_ORDER, names, strict=False))
-        for seat in (Seat.W, Seat.N, Seat.E, Seat.S):
-            tag(seat.full_name, by_seat.get(seat, ""))
+        for name, place in _PLAYER_TAGS:
+            tag(name, names[place] if place < len(names) else "")
     dealer = acc.dealer
     tag("Dealer", dealer.value if dealer else None)
     vul = acc.vulnerability
@@ -90,7 +104,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
     if headers_only:
         return make(
             Board,
-            tags=tuple(tags),
+            tags=tuple(construct_all(TagPair, tags)),
             format=FORMAT,
             index=acc.index,
             line=acc.line,
@@ -158,7 +172,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
     extras = [*h.extras, *acc.extras] if h.extras else acc.extras
     return make(
         Board,
-        tags=tuple(tags),
+        tags=tuple(construct_all(TagPair, tags)),
         auction=auction,
         play=play,
         escapes=tuple(acc.escapes),
@@ -183,8 +197,8 @@ def build_play(
     else:
         leader = Seat.W
         holder = None
-        if deal is not None and first_card.rank is not None:
-            card = Card.of(first_card.suit, first_card.rank)
+        card = first_card.card
+        if deal is not None and card is not None:
             holder = next((s for s, h in deal.hands.items() if h and card in h), None)
         leader = holder or leader
         r.report(

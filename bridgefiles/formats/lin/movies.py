@@ -4,14 +4,18 @@ command where it stood, so export -> read -> export gives the same text."""
 
 from __future__ import annotations
 
-from bridgefiles.formats.lin.state import BoardState, PendingCard, Reading
-from bridgefiles.formats.lin.tokens import BLANKS, FORMAT
-from bridgefiles.model.board import Extra
+from itertools import repeat
+from operator import is_not, itemgetter
+
+from bridgefiles.formats.lin.state import BoardState, PendingCard, Reading, lin_extra
+from bridgefiles.formats.lin.tokens import BLANKS
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import warning
 from bridgefiles.model.outcome import trick_winner
 from bridgefiles.model.seats import Seat
+
+_CARD = itemgetter(0)  # a PendingCard's card
 
 
 def take_back(acc: BoardState, start: int) -> None:
@@ -37,49 +41,39 @@ def unplay(acc: BoardState, removed: list[PendingCard]) -> None:
     for shift, c in reversed(list(enumerate(removed))):
         written = c.value.strip(BLANKS)
         if len(written) != (1 if c.card is None else 2):  # one of several cards of a command
-            written = c.card.code if c.card is not None else c.suit.value
-        extras.insert(
-            c.kept,
-            Extra(
-                format=FORMAT,
-                key="pc",
-                value=written,
-                position=c.position - shift,
-                line=c.line,
-                column=c.column,
-            ),
-        )
+            written = c.card.code if c.card is not None else c.suit.value if c.suit else ""
+        extras.insert(c.kept, lin_extra("pc", written, c.position - shift, c.line, c.column))
     acc.events -= len(removed)
 
 
 def resolve(
     r: Reading, acc: BoardState, deal: Deal | None, leader: Seat, strain: Strain | None
-) -> list[tuple[Card, int | None, int | None]]:
-    """Cards with ranks; a suit alone (movies) is the lowest card the player holds."""
-    out: list[tuple[Card, int | None, int | None]] = []
-    if all(c.card is not None for c in acc.cards):
-        return [(c.card, c.line, c.column) for c in acc.cards]  # type: ignore[misc]
+) -> list[PendingCard]:
+    """The cards of the play, each with its card; a suit alone (movies) is the lowest
+    card the player holds."""
+    if all(map(is_not, map(_CARD, acc.cards), repeat(None))):  # the usual case
+        return acc.cards
+    out: list[PendingCard] = []
     held = {s: set(h.cards) if h else set() for s, h in (deal.hands.items() if deal else ())}
     seat = leader
     trick: list[Card] = []
     trick_leader = leader
     dropped: list[PendingCard] = []
     for c in acc.cards:
-        card: Card | None = None
-        if c.rank is not None:
-            card = Card.of(c.suit, c.rank)
-        else:
+        card = c.card
+        if card is None:
             options = sorted(
                 (k for k in held.get(seat, ()) if k.suit is c.suit), key=lambda k: k.rank
             )
             if options:
                 card = options[0]
         if card is None:
+            suit = c.suit.value if c.suit else ""
             r.report(
                 acc.diagnostics,
                 warning(
                     "tag-value",
-                    f"pc|{c.value}|: no {c.suit.value} card to play; dropped from "
+                    f"pc|{c.value}|: no {suit} card to play; dropped from "
                     "the play and kept as written",
                     line=c.line,
                     column=c.column,
@@ -88,7 +82,7 @@ def resolve(
             dropped.append(c)
             continue
         held.get(seat, set()).discard(card)
-        out.append((card, c.line, c.column))
+        out.append(c._replace(card=card, suit=None))
         trick.append(card)
         if len(trick) == 4:
             trick_leader = trick_winner(trick_leader, trick, strain)

@@ -11,18 +11,40 @@ are kept in the file preamble and, as extras at position -1 plus PBN tags
 Every command lands somewhere: in a model field, or kept as an :class:`Extra`
 (format "lin", position = calls and cards made before it) so nothing is lost;
 whatever could not be read is a diagnostic with line and column.
+
+Memory (issue 15), measured with tracemalloc on a streaming read: the peak above the
+base is at most about 1 MB (a few chunks of text and their tokens) plus 500 times the
+largest board's input bytes. The worst case is a board of the shortest commands
+(``||``, 2 bytes, each kept as an extra with a finding): ~1.1 KB per kept command (it
+was ~2.2 KB with validated models), and a board keeps at most ``max_commands_per_board``
+commands (100,000 by default: ~110 MB). A board of calls or cards holds 50 to 100 bytes
+per input byte (a played card is a 6-byte pair, a ~110-byte pending card, then a ~430-byte
+played card); the 2,000-board generated event peaks at ~0.45 MB above the base, as does
+its first tenth: boards stream.
+Comment lines before the first board are the file's (``FileInfo.directives``, ~0.35 KB
+each, at most ``max_commands_per_board`` of them). tests/test_lin_speed_memory.py holds
+these bounds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import compress, count, repeat
+from operator import add
 from typing import Generic, TypeVar
 
 from bridgefiles.formats.lin.commands import Command, Run, chunks
 from bridgefiles.formats.lin.finish import finish
-from bridgefiles.formats.lin.records import apply, single_call
+from bridgefiles.formats.lin.records import apply, explain, single_call
 from bridgefiles.formats.lin.source import PendingText
-from bridgefiles.formats.lin.state import BoardState, Entry, PendingCard, Reading, VugraphHeader
+from bridgefiles.formats.lin.state import (
+    BoardState,
+    Entry,
+    PendingCard,
+    Reading,
+    VugraphHeader,
+    new_card,
+)
 from bridgefiles.formats.lin.tokens import (
     BLANKS,
     CARD_TEXT,
@@ -34,7 +56,7 @@ from bridgefiles.formats.lin.tokens import (
     LINE_OPENERS,
     OPEN_AFTER_BODY,
     OPEN_AFTER_DEAL,
-    RUN_PAIR,
+    RUN_TAGS,
 )
 from bridgefiles.formats.lin.vugraph import apply_header, header_like
 from bridgefiles.formats.registry import FileInfo, ReadOptions
@@ -136,101 +158,42 @@ class Builder(Generic[T]):
         self.apply_run(acc, run)
 
     def apply_run(self, acc: BoardState, run: Run) -> None:
-        """What :meth:`apply` does for each pair of ``run``, with its handlers' plain
+        """What :func:`apply` does for each pair of ``run``, with its handlers' plain
         cases inlined (one card, one call, an explanation, an empty pause); any other
-        pair goes through :meth:`apply` itself."""
+        pair goes through :func:`apply` itself. The pairs are the run split on its bars,
+        their columns counted as it goes (line breaks counted forward when it has any)."""
         text = run.text
         if self.options.limits.exceeded("max_commands_per_board", acc.commands + text.count("|")):
             for cmd in run.commands():  # near the limit: the general path counts and stops
                 apply(self.reading, acc, cmd)
             return
         acc.known = True  # a run holds pc, mb or an pairs
-        if "\n" not in text:
-            self.apply_flat_run(acc, run)
+        if run.plain:
+            take_cards(acc, run)
             return
-        line, column = run.line, run.column
-        flat = False
-        cards = acc.cards
-        entries = acc.entries
-        for m in RUN_PAIR.finditer(text):
-            blanks, written, value = m.group(1, 2, 3)
-            at = m.start(2)
-            if flat:
-                pline, pcol = line, column + at
-            else:
-                pline, pcol = run.position(at)
-            tag = written.lower()
-            if not blanks or not blanks.strip(BLANKS):
-                if tag == "pc":
-                    card = CARD_TEXT.get(value)
-                    if card is not None:
-                        acc.commands += 1
-                        cards.append(
-                            PendingCard(
-                                card.suit,
-                                card.rank,
-                                value,
-                                pline,
-                                pcol,
-                                acc.events,
-                                card,
-                                len(acc.extras),
-                            )
-                        )
-                        acc.events += 1
-                        acc.last = tag
-                        continue
-                elif tag == "mb":
-                    single = single_call(value)
-                    if single is not None:
-                        acc.commands += 1
-                        entries.append(Entry(single[0], single[1], None, pline, pcol))
-                        acc.events += 1
-                        acc.last = tag
-                        continue
-                elif tag == "an":
-                    if acc.last == "mb" and entries and entries[-1].explanation is None:
-                        acc.commands += 1
-                        entry = entries[-1]
-                        if value == "!" and not entry.alert:
-                            entry.alert = True
-                        else:
-                            entry.explanation = value
-                        acc.last = tag
-                        continue
-                elif tag == "pg" and not value:
-                    acc.commands += 1
-                    acc.last = tag
-                    continue
-            cmd = run.pair(blanks + written, value, m.start())
-            apply(self.reading, acc, cmd)
-
-    def apply_flat_run(self, acc: BoardState, run: Run) -> None:
-        """:meth:`apply_run` for a run on one line (the usual case): the pairs are the
-        run split on its bars, their columns counted as it goes; a pair with blanks
-        before its name, or anything unusual, goes through :meth:`apply`."""
-        parts = run.text.split("|")
+        parts = text.split("|")
+        flat = "\n" not in text
         line, column = run.line, run.column
         cards, entries = acc.cards, acc.entries
         commands, events, last = acc.commands, acc.events, acc.last
         kept = len(acc.extras)
         at = 0
-        for i in range(0, len(parts) - 1, 2):
-            written, value = parts[i], parts[i + 1]
+        for written, value in zip(parts[::2], parts[1::2], strict=False):  # a bar ends it
             start = at
             at += len(written) + len(value) + 2
-            if len(written) == 2:
-                tag = written.lower()
+            tag = RUN_TAGS.get(written)
+            if tag is None:
+                tag = RUN_TAGS.get(written.lstrip(BLANKS))  # blanks or line breaks before it
+            if tag is not None:
+                name_at = start + len(written) - 2
                 if tag == "pc":
                     card = CARD_TEXT.get(value)
                     if card is not None:
                         commands += 1
+                        pline, pcol = (line, column + name_at) if flat else run.position(name_at)
                         cards.append(
-                            PendingCard(
-                                card.suit, card.rank, value, line, column + start,
-                                events, card, kept,
-                            )
-                        )  # fmt: skip
+                            new_card(PendingCard, (card, None, value, pline, pcol, events, kept))
+                        )
                         events += 1
                         last = tag
                         continue
@@ -238,21 +201,17 @@ class Builder(Generic[T]):
                     single = single_call(value)
                     if single is not None:
                         commands += 1
-                        entries.append(Entry(single[0], single[1], None, line, column + start))
+                        pline, pcol = (line, column + name_at) if flat else run.position(name_at)
+                        entries.append(Entry(single[0], single[1], None, pline, pcol))
                         events += 1
                         last = tag
                         continue
                 elif tag == "an":
-                    if last == "mb" and entries and entries[-1].explanation is None:
+                    if last == "mb" and explain(entries, value):
                         commands += 1
-                        entry = entries[-1]
-                        if value == "!" and not entry.alert:
-                            entry.alert = True
-                        else:
-                            entry.explanation = value
                         last = tag
                         continue
-                elif tag == "pg" and not value:
+                elif not value:  # pg: an empty pause
                     commands += 1
                     last = tag
                     continue
@@ -326,6 +285,35 @@ class Builder(Generic[T]):
         )
 
 
+def take_cards(acc: BoardState, run: Run) -> None:
+    """A CARD_RUN (the grammar's run of plain cards ``pc|SA|`` and empty pauses ``pg||``
+    on one line): what :meth:`Builder.apply_run` does for it, its cards taken in one go.
+    A card's pair is 6 characters, a pause's 4: the k-th card, in pair i, is at column
+    ``column + 4*i + 2*k``."""
+    values = run.text.split("|")[1::2]
+    shown = list(compress(values, values))  # a card's value; a pause has none
+    columns = map(add, compress(count(run.column, 4), values), count(0, 2))
+    events = acc.events
+    acc.cards.extend(
+        map(
+            new_card,
+            repeat(PendingCard),
+            zip(
+                map(CARD_TEXT.__getitem__, shown),
+                repeat(None),
+                shown,
+                repeat(run.line),
+                columns,
+                count(events),
+                repeat(len(acc.extras)),
+            ),
+        )
+    )
+    acc.events = events + len(shown)
+    acc.commands += len(values)
+    acc.last = "pc" if values[-1] else "pg"
+
+
 def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
     """The boards of a LIN text, one at a time."""
     return visit(lines, options, info, BUILD_BOARDS)
@@ -352,17 +340,14 @@ def visit(
                 )
             )
         if chunk.cut:
-            diag = limits.check(
+            builder.reading.over_limit(
+                builder.cur.diagnostics if builder.cur else info.diagnostics,
                 "max_comment_size",
                 len(chunk.text),
-                what="a value with no closing bar",
-                strict=options.strict,
-                consequence="it is cut there and reading goes on",
-                line=chunk.items[0].line if chunk.items else None,
-                path=options.path,
+                "a value with no closing bar",
+                "it is cut there and reading goes on",
+                chunk.items[0].line if chunk.items else None,
             )
-            if diag is not None:
-                (builder.cur.diagnostics if builder.cur else info.diagnostics).append(diag)
         for item in chunk.items:
             if isinstance(item, Run):
                 yield from builder.feed_run(item)

@@ -7,19 +7,27 @@ from __future__ import annotations
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.commands import Command
 from bridgefiles.formats.lin.movies import take_back
-from bridgefiles.formats.lin.state import BoardState, Entry, PendingCard, Reading
-from bridgefiles.formats.lin.tokens import CARD_TEXT, FORMAT, HEADER_TAGS, KNOWN_TAGS
+from bridgefiles.formats.lin.state import (
+    BoardState,
+    Entry,
+    PendingCard,
+    Reading,
+    escape_line,
+    lin_extra,
+)
+from bridgefiles.formats.lin.tokens import CARD_TEXT, HEADER_TAGS, KNOWN_TAGS
 from bridgefiles.formats.lin.vugraph import update_header
-from bridgefiles.model.board import EscapeLine, Extra
 from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card
-from bridgefiles.model.diagnostic import error, info, warning
+from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.play import Claim
 
 # mb values already read to one plain call: (call, alert). Filled as values come, up to
 # a bound (memory stays flat whatever the file); the same answer values.calls gives.
 _MB_CACHE: dict[str, tuple[Call, bool]] = {}
 _MB_CACHE_SIZE = 2048
+
+ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 def single_call(value: str) -> tuple[Call, bool] | None:
@@ -42,28 +50,15 @@ def single_call(value: str) -> tuple[Call, bool] | None:
 
 def keep(r: Reading, acc: BoardState, cmd: Command, key: str | None = None) -> None:
     acc.extras.append(
-        Extra(
-            format=FORMAT,
-            key=key if key is not None else cmd.tag,
-            value=cmd.value,
-            position=acc.events,
-            line=cmd.line,
-            column=cmd.column,
-        )
+        lin_extra(key if key is not None else cmd.tag, cmd.value, acc.events, cmd.line, cmd.column)
     )
 
 
-def bad_value(r: Reading, acc: BoardState, cmd: Command, why: str, severity: str = "error") -> None:
-    make = {"error": error, "warning": warning, "info": info}[severity]
-    r.report(
-        acc.diagnostics,
-        make(
-            "tag-value",
-            f"{cmd.tag}|{cmd.value.strip()}|: {why}; kept as written",
-            line=cmd.line,
-            column=cmd.column,
-        ),
-    )
+def bad_value(
+    r: Reading, acc: BoardState, cmd: Command, why: str, severity: Severity = ERROR
+) -> None:
+    msg = f"{cmd.tag}|{cmd.value.strip()}|: {why}; kept as written"
+    r.about(acc.diagnostics, cmd, severity, "tag-value", msg)
     keep(r, acc, cmd)
 
 
@@ -74,58 +69,34 @@ def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
     if limits.exceeded("max_commands_per_board", acc.commands):
         if not acc.over_limit:
             acc.over_limit = True
-            diag = limits.check(
+            what = "the commands of this board"
+            rest = "the rest of the board is kept as text only"
+            r.over_limit(
+                acc.diagnostics,
                 "max_commands_per_board",
                 acc.commands,
-                what="the commands of this board",
-                strict=r.options.strict,
-                consequence="the rest of the board is kept as text only",
-                line=cmd.line,
-                column=cmd.column,
-                path=r.options.path,
+                what,
+                rest,
+                cmd.line,
+                cmd.column,
             )
-            if diag is not None:
-                acc.diagnostics.append(diag)
         return
     if tag == "%":
-        acc.escapes.append(EscapeLine(text=cmd.value, line=cmd.line))
+        acc.escapes.append(escape_line(cmd))
         return
     if tag in KNOWN_TAGS:
         acc.known = True
     if cmd.stray:
         if len(cmd.stray) <= 2 and cmd.stray.lower() in KNOWN_TAGS:
             msg = f"{cmd.stray!r} lost its value and bar before {cmd.tag!r}"
-            r.report(acc.diagnostics, warning("syntax", msg, line=cmd.line, column=cmd.column))
+            r.about(acc.diagnostics, cmd, WARNING, "syntax", msg)
         else:
-            r.report(
-                acc.diagnostics,
-                info(
-                    "syntax",
-                    f"free text before {cmd.tag!r} kept as a comment",
-                    line=cmd.line,
-                    column=cmd.column,
-                ),
-            )
-        acc.extras.append(
-            Extra(
-                format=FORMAT,
-                key="",
-                value=cmd.stray,
-                position=acc.events,
-                line=cmd.line,
-                column=cmd.column,
-            )
-        )
+            msg = f"free text before {cmd.tag!r} kept as a comment"
+            r.about(acc.diagnostics, cmd, INFO, "syntax", msg)
+        acc.extras.append(lin_extra("", cmd.stray, acc.events, cmd.line, cmd.column))
     if not cmd.closed:
-        r.report(
-            acc.diagnostics,
-            info(
-                "syntax",
-                f"the last command {tag}|{cmd.value}| has no closing bar",
-                line=cmd.line,
-                column=cmd.column,
-            ),
-        )
+        msg = f"the last command {tag}|{cmd.value}| has no closing bar"
+        r.about(acc.diagnostics, cmd, INFO, "syntax", msg)
     handler = HANDLERS.get(tag)
     if handler is not None:
         handler(r, acc, cmd)
@@ -133,40 +104,19 @@ def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
         update_header(r, cmd, acc.diagnostics)
         keep(r, acc, cmd)
     elif tag == "":
-        r.report(
-            acc.diagnostics,
-            info(
-                "syntax",
-                "free text between commands kept as a comment",
-                line=cmd.line,
-                column=cmd.column,
-            ),
-        )
+        msg = "free text between commands kept as a comment"
+        r.about(acc.diagnostics, cmd, INFO, "syntax", msg)
         keep(r, acc, cmd, key="")
     else:
         if tag not in KNOWN_TAGS:
             if len(tag) != 2:
-                r.report(
-                    acc.diagnostics,
-                    warning(
-                        "syntax",
-                        f"command name {cmd.written!r} is not two characters",
-                        line=cmd.line,
-                        column=cmd.column,
-                    ),
-                )
+                msg = f"command name {cmd.written!r} is not two characters"
+                r.about(acc.diagnostics, cmd, WARNING, "syntax", msg)
                 keep(r, acc, cmd, key=cmd.written)
                 acc.last = tag
                 return
-            r.report(
-                acc.diagnostics,
-                info(
-                    "unknown-tag",
-                    f"unknown command {cmd.written!r} kept as written",
-                    line=cmd.line,
-                    column=cmd.column,
-                ),
-            )
+            msg = f"unknown command {cmd.written!r} kept as written"
+            r.about(acc.diagnostics, cmd, INFO, "unknown-tag", msg)
         keep(r, acc, cmd)
     acc.last = tag
 
@@ -185,7 +135,7 @@ def on_pn(r: Reading, acc: BoardState, cmd: Command) -> None:
         acc,
         cmd,
         f"{len(names)} names where 4 are expected" if len(names) != 4 else "players already given",
-        "warning",
+        WARNING,
     )
 
 
@@ -201,32 +151,25 @@ def on_md(r: Reading, acc: BoardState, cmd: Command) -> None:
     elif digit == "0" or (acc.hands is not None and not digit):
         why = "md that edits the deal shown (a movie step) kept as a display command"
     if why is not None:
-        r.report(acc.diagnostics, info("deal", why, line=cmd.line, column=cmd.column))
+        r.about(acc.diagnostics, cmd, INFO, "deal", why)
         keep(r, acc, cmd)
         return
     acc.dealer, acc.dealer_given = dealer, bool(digit)
     acc.hands = hands
     acc.md_line, acc.md_column = cmd.line, cmd.column
     given = [h for h in hands.values() if h is not None]
-    where = {"line": cmd.line, "column": cmd.column}
     if len(given) == 3 and any(len(h) != 13 for h in given):
-        r.report(
-            acc.diagnostics,
-            info(
-                "deal",
-                "three hands given, not of 13 cards each: the fourth is left unknown",
-                **where,
-            ),
-        )
+        msg = "three hands given, not of 13 cards each: the fourth is left unknown"
+        r.about(acc.diagnostics, cmd, INFO, "deal", msg)
     elif len(given) < 3:
-        r.report(acc.diagnostics, info("deal", "incomplete deal: fewer than three hands", **where))
+        r.about(acc.diagnostics, cmd, INFO, "deal", "incomplete deal: fewer than three hands")
     if not digit:
-        r.report(acc.diagnostics, warning("deal", "md has no dealer digit", **where))
+        r.about(acc.diagnostics, cmd, WARNING, "deal", "md has no dealer digit")
 
 
 def on_sv(r: Reading, acc: BoardState, cmd: Command) -> None:
     if not cmd.value.strip():
-        bad_value(r, acc, cmd, "empty vulnerability", "warning")
+        bad_value(r, acc, cmd, "empty vulnerability", WARNING)
         return
     try:
         acc.vulnerability = values.vulnerability(cmd.value)
@@ -243,15 +186,8 @@ def on_mb(r: Reading, acc: BoardState, cmd: Command) -> None:
         return
     if len(parsed) > 1 or parsed[0][0] is None:
         # movie forms: keep the command as written, and the calls it makes
-        r.report(
-            acc.diagnostics,
-            info(
-                "tag-value",
-                f"mb|{cmd.value}| holds {len(parsed)} calls or a placeholder",
-                line=cmd.line,
-                column=cmd.column,
-            ),
-        )
+        msg = f"mb|{cmd.value}| holds {len(parsed)} calls or a placeholder"
+        r.about(acc.diagnostics, cmd, INFO, "tag-value", msg)
         keep(r, acc, cmd)
         acc.unknown_calls += 1
         return
@@ -261,40 +197,32 @@ def on_mb(r: Reading, acc: BoardState, cmd: Command) -> None:
     acc.events += 1
 
 
+def explain(entries: list[Entry], value: str) -> bool:
+    """An ``an`` right after an ``mb``: the call's alert (``!``) or its explanation.
+    False when the last call has one already (the ``an`` is then kept as written)."""
+    if not entries or entries[-1].explanation is not None:
+        return False
+    entry = entries[-1]
+    if value == "!" and not entry.alert:
+        entry.alert = True
+    else:
+        entry.explanation = value
+    return True
+
+
 def on_an(r: Reading, acc: BoardState, cmd: Command) -> None:
-    if acc.last == "mb" and acc.entries and acc.entries[-1].explanation is None:
-        entry = acc.entries[-1]
-        if cmd.value == "!" and not entry.alert:
-            entry.alert = True
-        else:
-            entry.explanation = cmd.value
+    if acc.last == "mb" and explain(acc.entries, cmd.value):
         return
-    r.report(
-        acc.diagnostics,
-        info(
-            "note",
-            "an that does not follow a call kept as written",
-            line=cmd.line,
-            column=cmd.column,
-        ),
-    )
+    r.about(acc.diagnostics, cmd, INFO, "note", "an that does not follow a call kept as written")
     keep(r, acc, cmd)
 
 
 def on_pc(r: Reading, acc: BoardState, cmd: Command) -> None:
     card = CARD_TEXT.get(cmd.value)
     if card is not None:  # the usual case: one card, as BBO writes it
-        pending = PendingCard(
-            card.suit,
-            card.rank,
-            cmd.value,
-            cmd.line,
-            cmd.column,
-            acc.events,
-            card,
-            len(acc.extras),
+        acc.cards.append(
+            PendingCard(card, None, cmd.value, cmd.line, cmd.column, acc.events, len(acc.extras))
         )
-        acc.cards.append(pending)
         acc.events += 1
         return
     try:
@@ -303,32 +231,24 @@ def on_pc(r: Reading, acc: BoardState, cmd: Command) -> None:
         bad_value(r, acc, cmd, str(exc))
         return
     if any(unknown for _, _, unknown in items):
-        r.report(
-            acc.diagnostics,
-            info(
-                "tag-value",
-                f"pc|{cmd.value}| shows an unknown card; kept as a display command",
-                line=cmd.line,
-                column=cmd.column,
-            ),
-        )
+        msg = f"pc|{cmd.value}| shows an unknown card; kept as a display command"
+        r.about(acc.diagnostics, cmd, INFO, "tag-value", msg)
         keep(r, acc, cmd)
         return
     if len(items) > 1 or items[0][1] is None:
-        r.report(
-            acc.diagnostics,
-            info(
-                "tag-value",
-                f"pc|{cmd.value}|: movie form (several cards or a suit alone), read as cards",
-                line=cmd.line,
-                column=cmd.column,
-            ),
-        )
+        msg = f"pc|{cmd.value}|: movie form (several cards or a suit alone), read as cards"
+        r.about(acc.diagnostics, cmd, INFO, "tag-value", msg)
     for suit, rank, _ in items:
         card = Card.of(suit, rank) if rank is not None else None
         acc.cards.append(
             PendingCard(
-                suit, rank, cmd.value, cmd.line, cmd.column, acc.events, card, len(acc.extras)
+                card,
+                suit if card is None else None,
+                cmd.value,
+                cmd.line,
+                cmd.column,
+                acc.events,
+                len(acc.extras),
             )
         )
         acc.events += 1
@@ -338,19 +258,11 @@ def on_up(r: Reading, acc: BoardState, cmd: Command) -> None:
     t = cmd.value.strip()
     n = int(t) if t.isdigit() else (1 if not t else -1)
     if n < 0:
-        bad_value(r, acc, cmd, "not a number of cards to take back", "warning")
+        bad_value(r, acc, cmd, "not a number of cards to take back", WARNING)
         return
     if n and acc.cards:
         take_back(acc, max(0, len(acc.cards) - n))
-    r.report(
-        acc.diagnostics,
-        info(
-            "play",
-            f"up|{t}|: {n} card(s) taken back (movie undo)",
-            line=cmd.line,
-            column=cmd.column,
-        ),
-    )
+    r.about(acc.diagnostics, cmd, INFO, "play", f"up|{t}|: {n} card(s) taken back (movie undo)")
     keep(r, acc, cmd)
 
 
@@ -361,7 +273,7 @@ def on_mc(r: Reading, acc: BoardState, cmd: Command) -> None:
         bad_value(r, acc, cmd, str(exc))
         return
     if acc.claim is not None:
-        bad_value(r, acc, cmd, "a second claim", "warning")
+        bad_value(r, acc, cmd, "a second claim", WARNING)
         return
     acc.claim = Claim(
         tricks=tricks,

@@ -4,14 +4,18 @@ header in force, and the reading context (options, file info, where findings go)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.lin.commands import Command
+from bridgefiles.formats.lin.tokens import FORMAT
 from bridgefiles.formats.registry import FileInfo, ReadOptions
 from bridgefiles.model.board import EscapeLine, Extra
 from bridgefiles.model.calls import Call
-from bridgefiles.model.cards import Card, Rank, Suit
+from bridgefiles.model.cards import Card, Suit
 from bridgefiles.model.deal import Hand
 from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.model.fast import make
 from bridgefiles.model.play import Claim
 from bridgefiles.model.seats import Seat, Vulnerability
 
@@ -37,16 +41,23 @@ class Entry:
     column: int
 
 
-@dataclass(slots=True)
-class PendingCard:
-    suit: Suit
-    rank: Rank | None
-    value: str
+class PendingCard(NamedTuple):
+    """A ``pc`` card as read, placed in the play when the board ends. A tuple: a board
+    holds one per card played, and the reader makes them by the thousand."""
+
+    card: Card | None  # the card, when its rank is known
+    suit: Suit | None  # a suit written without a rank (movies); None when ``card`` is set
+    value: str  # the value as written
     line: int
     column: int
-    position: int
-    card: Card | None = None  # the card itself when the rank is known
-    kept: int = 0  # extras kept before this card (where it goes back if taken back)
+    position: int  # calls and cards before it
+    kept: int  # extras kept before it (where it goes back if taken back)
+
+
+new_card = tuple.__new__
+"""``new_card(PendingCard, (card, suit, value, line, column, position, kept))``: a
+:class:`PendingCard` without the keyword handling of its constructor (the readers'
+hot loop)."""
 
 
 @dataclass
@@ -85,6 +96,22 @@ class BoardState:
         return bool(self.entries or self.cards or self.claim or self.unknown_calls)
 
 
+def lin_extra(key: str, value: str, position: int, line: int | None, column: int | None) -> Extra:
+    """A LIN command kept as written, ``position`` calls and cards into the board."""
+    return make(
+        Extra, format=FORMAT, key=key, value=value, position=position, line=line, column=column
+    )
+
+
+_SHARED_MESSAGES = 4096
+"""How many finding texts a reading keeps to share (memory stays flat whatever the file)."""
+
+
+def escape_line(cmd: Command) -> EscapeLine:
+    """A ``%`` comment line, kept (built lean: a file may hold many)."""
+    return make(EscapeLine, text=cmd.value, line=cmd.line)
+
+
 class Reading:
     """The context every part of the builder works in: how to read, the file's info,
     the vugraph header in force, and where findings go (strict mode raises)."""
@@ -94,6 +121,7 @@ class Reading:
         self.info = info
         self.header = VugraphHeader()
         self.header_commands = 0  # header commands and comment lines read so far
+        self.messages: dict[str, str] = {}  # the text of findings made so far (shared)
 
     def report(self, target: list[Diagnostic], diag: Diagnostic) -> None:
         diag = diag.model_copy(update={"path": self.options.path}) if self.options.path else diag
@@ -103,3 +131,72 @@ class Reading:
 
     def file_report(self, diag: Diagnostic) -> None:
         self.report(self.info.diagnostics, diag)
+
+    def over_limit(
+        self,
+        target: list[Diagnostic],
+        name: str,
+        count: int,
+        what: str,
+        consequence: str,
+        line: int | None,
+        column: int | None = None,
+    ) -> None:
+        """The ``limit`` finding for ``count`` going over the setting ``name``."""
+        options = self.options
+        diag = options.limits.check(
+            name,
+            count,
+            what=what,
+            strict=options.strict,
+            consequence=consequence,
+            line=line,
+            column=column,
+            path=options.path,
+        )
+        if diag is not None:
+            target.append(diag)
+
+    def about(
+        self,
+        target: list[Diagnostic],
+        cmd: Command,
+        severity: Severity,
+        code: str,
+        message: str,
+    ) -> None:
+        """A finding that points at ``cmd``."""
+        self.say(target, severity, code, message, cmd.line, cmd.column)
+
+    def say(
+        self,
+        target: list[Diagnostic],
+        severity: Severity,
+        code: str,
+        message: str,
+        line: int | None,
+        column: int | None = None,
+    ) -> None:
+        """A finding, built lean: a hostile board holds one per command (up to
+        ``max_commands_per_board``), so it is made without validation (its values are
+        ours), with the field names shared, and its text shared with the findings
+        before it that say the same."""
+        messages = self.messages
+        known = messages.get(message)
+        if known is not None:
+            message = known
+        elif len(messages) < _SHARED_MESSAGES:
+            messages[message] = message
+        options = self.options
+        diag = make(
+            Diagnostic,
+            code=code,
+            severity=severity,
+            message=message,
+            line=line,
+            column=column,
+            path=options.path or None,
+        )
+        if options.strict and severity is Severity.ERROR:
+            raise StrictModeError(diag.format(), diag)
+        target.append(diag)

@@ -17,8 +17,6 @@ leaving the time to building the model.
 
 from __future__ import annotations
 
-import re
-
 from bridgefiles.model.cards import ALL_CARDS, Card
 
 FORMAT = "lin"
@@ -42,8 +40,12 @@ _NAMES = (
 )
 KNOWN_TAGS = frozenset(_NAMES.split())  # lin.md section 5
 
-# One pair of a PLAY_RUN or AUCTION_RUN token: blanks, the two-letter name, the value.
-RUN_PAIR = re.compile(r"(\s*)(\S\S)\|([^|]*)\|")
+RUN_TAGS: dict[str, str] = {
+    name: tag
+    for tag in ("pc", "mb", "an", "pg")
+    for name in (tag, tag.upper(), tag[0] + tag[1].upper(), tag[0].upper() + tag[1])
+}
+"""The names of a run's pairs that the builder takes in its own loop, in any case."""
 
 CARD_TEXT: dict[str, Card] = {}
 """A card as ``pc`` writes it, in any case (``SA``, ``sa``, ``Sa``, ``sA``)."""

@@ -47,22 +47,25 @@ def vulnerability(value: str) -> Vulnerability:
         raise ValueError(f"not a vulnerability: {value!r}") from None
 
 
-_CARD_OF: dict[tuple[str, str], Card] = {
-    (suit.value, rank.char): Card.of(suit, rank) for suit in Suit for rank in Rank
+_SUIT_CARDS: dict[str, dict[str, Card]] = {
+    suit.value: {rank.char: Card.of(suit, rank) for rank in Rank} for suit in Suit
 }
+"""The cards of each suit by rank letter, by suit letter."""
+_NO_SUIT: dict[str, Card] = {}
 
 
 def hand(text: str) -> list[Card]:
     """One ``md`` hand: suit letters each followed by ranks, any case, spaces ignored."""
     cards: list[Card] = []
-    suit = ""
+    ranks = _NO_SUIT  # the cards of the suit being read
     for ch in text.upper().replace("10", "T"):
-        if ch in "SHDC":
-            suit = ch
-            continue
-        card = _CARD_OF.get((suit, ch))
+        card = ranks.get(ch)
         if card is not None:
             cards.append(card)
+            continue
+        suit = _SUIT_CARDS.get(ch)
+        if suit is not None:
+            ranks = suit
         elif ch in RANK_CHARS:
             raise ValueError(f"rank {ch!r} before any suit letter in {text!r}")
         elif not ch.isspace():

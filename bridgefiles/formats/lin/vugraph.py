@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.commands import Command
-from bridgefiles.formats.lin.state import BoardState, Reading
-from bridgefiles.formats.lin.tokens import FORMAT, HEADER_POSITION, HEADER_TAGS
-from bridgefiles.model.board import EscapeLine, Extra
-from bridgefiles.model.diagnostic import Diagnostic, info, warning
+from bridgefiles.formats.lin.state import BoardState, Reading, escape_line, lin_extra
+from bridgefiles.formats.lin.tokens import HEADER_POSITION, HEADER_TAGS
+from bridgefiles.model.diagnostic import Diagnostic, Severity, warning
 from bridgefiles.model.outcome import AuctionOutcome
 
 
@@ -28,33 +27,24 @@ def apply_header(r: Reading, cmd: Command, file_level: bool = True) -> None:
     limits = r.options.limits
     if limits.exceeded("max_commands_per_board", r.header_commands):
         if r.header_commands == (limits.max_commands_per_board or 0) + 1:
-            diag = limits.check(
+            what = "the commands and comment lines before the first board"
+            rest = "the rest are kept as text only"
+            r.over_limit(
+                r.info.diagnostics,
                 "max_commands_per_board",
                 r.header_commands,
-                what="the commands and comment lines before the first board",
-                strict=r.options.strict,
-                consequence="the rest are kept as text only",
-                line=cmd.line,
-                path=r.options.path,
+                what,
+                rest,
+                cmd.line,
             )
-            if diag is not None:
-                r.info.diagnostics.append(diag)
         return
     if cmd.tag == "%":
         if file_level:
-            r.info.directives.append(EscapeLine(text=cmd.value, line=cmd.line))
+            r.info.directives.append(escape_line(cmd))
         return
     update_header(r, cmd, r.info.diagnostics)
-    r.header.extras.append(
-        Extra(
-            format=FORMAT,
-            key=cmd.written if cmd.tag == "" else cmd.tag,
-            value=cmd.value,
-            position=HEADER_POSITION,
-            line=cmd.line,
-            column=cmd.column,
-        )
-    )
+    key = cmd.written if cmd.tag == "" else cmd.tag
+    r.header.extras.append(lin_extra(key, cmd.value, HEADER_POSITION, cmd.line, cmd.column))
 
 
 def update_header(r: Reading, cmd: Command, diags: list[Diagnostic]) -> None:
@@ -64,14 +54,12 @@ def update_header(r: Reading, cmd: Command, diags: list[Diagnostic]) -> None:
     if tag == "vg":
         h.vg = fields
         if len(fields) != 9:
-            r.report(
+            r.about(
                 diags,
-                warning(
-                    "tag-value",
-                    f"vg has {len(fields)} fields, 9 expected",
-                    line=cmd.line,
-                    column=cmd.column,
-                ),
+                cmd,
+                Severity.WARNING,
+                "tag-value",
+                f"vg has {len(fields)} fields, 9 expected",
             )
     elif tag == "rs":
         h.rs = fields
@@ -82,25 +70,10 @@ def update_header(r: Reading, cmd: Command, diags: list[Diagnostic]) -> None:
     elif tag == "pn":
         h.pn = fields
         if len(fields) != 8:
-            r.report(
-                diags,
-                warning(
-                    "tag-value",
-                    f"pn in the header has {len(fields)} names, 8 expected",
-                    line=cmd.line,
-                    column=cmd.column,
-                ),
-            )
+            msg = f"pn in the header has {len(fields)} names, 8 expected"
+            r.about(diags, cmd, Severity.WARNING, "tag-value", msg)
     elif tag == "" and cmd.value:
-        r.report(
-            diags,
-            info(
-                "syntax",
-                "free text between commands kept as a comment",
-                line=cmd.line,
-                column=cmd.column,
-            ),
-        )
+        r.about(diags, cmd, Severity.INFO, "syntax", "free text between commands kept as a comment")
 
 
 def check_rs(

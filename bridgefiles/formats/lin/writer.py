@@ -38,13 +38,14 @@ def command(tag: str, value: str = "") -> str:
     return f"{tag}|{clean(value)}|"
 
 
+_LIN_CALLS = {CallKind.PASS: "p", CallKind.DOUBLE: "d", CallKind.REDOUBLE: "r"}
+
+
 def call_text(call: Call) -> str:
-    if call.kind is CallKind.PASS:
-        return "p"
-    if call.kind is CallKind.DOUBLE:
-        return "d"
-    if call.kind is CallKind.REDOUBLE:
-        return "r"
+    """LIN's spelling of a call: ``p d r``, a bid with ``N`` for notrump."""
+    word = _LIN_CALLS.get(call.kind)
+    if word is not None:
+        return word
     assert call.strain is not None
     strain = "N" if call.strain is Strain.NT else call.strain.value
     return f"{call.level}{strain}"
