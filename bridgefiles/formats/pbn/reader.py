@@ -36,6 +36,8 @@ from bridgefiles.formats.pbn.lexer import Lexeme, lex_game
 from bridgefiles.formats.pbn.sections import SectionReader
 from bridgefiles.formats.pbn.split import RawGame, split_games
 from bridgefiles.formats.pbn.tags import (
+    EXPORT_PAIR,
+    EXPORT_RUN,
     EXTENSIONS,
     KNOWN,
     NO_INHERITANCE,
@@ -61,6 +63,8 @@ _SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
 Problem = tuple[str, Severity, str, int, int]
 # Known tags that are not plain identification tags: the general path reads them.
 _PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
+# The tags that must come before the Auction or the Play section (check_order).
+_ORDERED = frozenset({"Dealer", "Deal", "Declarer", "Contract"})
 _TAG_SET = shared_fields({"name", "value", "raw", "line", "column"})
 
 
@@ -323,8 +327,14 @@ class GameReader:
     # -- a tag and what follows it ------------------------------------------------------
     def tag_run(self, tok: Lexeme) -> list[tuple[str, str, int, int, int, int]]:
         """Each tag pair of a TAGS token: name, raw value, line, column, value line, column."""
-        text = str(tok)
-        line, col = self.pos(tok)
+        text = tok.text
+        line, col = self.offset + tok.line, tok.column
+        if EXPORT_RUN.fullmatch(text):  # one tag a line: positions from the layout
+            out = []
+            for k, (name, value) in enumerate(EXPORT_PAIR.findall(text)):
+                out.append((name, value, line + k, col, line + k, col + len(name) + 2))
+                col = 1
+            return out
         out = []
         if "\n" not in text:  # tags on one line
             for m in TAG_PAIR.finditer(text):
@@ -769,7 +779,7 @@ class GameReader:
                         note.column or 1,
                         Severity.WARNING,
                     )
-        if self.play is not None and self.play_tag is not None:
+        if self.play is not None and self.play_tag is not None and self.play.plus_index is not None:
             contract = next((t.value for t in self.tags if t.name == "Contract"), "")
             try:
                 strain = Contract.parse(contract).strain if contract else None
@@ -809,10 +819,13 @@ class GameReader:
     def check_order(self) -> None:
         """PBN 2.8 and 12.3: Dealer comes before the Auction section; Deal, Contract and
         Declarer before the Play section. Read in any order, said as warnings."""
+        if self.auction_tag is None and self.play_tag is None:
+            return
         where: dict[str, tuple[int, int]] = {}
         for t in self.tags:
-            if t.line is not None:
-                where.setdefault(t.name, (t.line, t.column or 0))
+            name = t.name
+            if name in _ORDERED and name not in where and t.line is not None:
+                where[name] = (t.line, t.column or 0)
         for section, tag, needed in (
             ("Auction", self.auction_tag, ("Dealer",)),
             ("Play", self.play_tag, ("Deal", "Declarer", "Contract")),

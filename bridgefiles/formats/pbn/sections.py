@@ -11,7 +11,7 @@ are legal is for the Laws package, which replays these models.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from bridgefiles.model.annotations import (
@@ -244,54 +244,61 @@ class SectionReader:
         nothing, when the token path must read the data (DESIGN.md, Performance)."""
         if self.end or self.plus is not None or self.pending_mark is not None:
             return False
-        play = self.play
-        # plain ones as their models' fields, built in one batch at the end
-        found: list[_Item | dict[str, object]] = []
-        unplained = False
+        found: list[_Item | dict[str, object]] = []  # plain ones as their models' fields
+        refs: list[tuple[int, int, int]] = []
         end: _Item | None = None  # AP or '*', the last word
         end_mark = ""
-        refs: list[tuple[int, int, int]] = []
+        play = self.play
+        cards, calls, note_refs = _PLAIN_CARDS, _PLAIN_CALLS, _NOTE_REF
+        append = found.append
         for i, row in enumerate(text.splitlines()):
+            ln = line + i
             base = column if i == 0 else 1
-            for m in _WORD.finditer(row):
+            words = row.split()
+            if play and len(row) == 3 * len(words) - 1 and " ".join(words) == row:
+                # a row of two-character words one space apart (the usual play row)
+                columns = range(base, base + len(row), 3)
+                pairs: Iterable[tuple[str, int]] = zip(words, columns, strict=True)
+            else:
+                pairs = [(m.group(), base + m.start()) for m in _WORD.finditer(row)]
+            for word, col in pairs:
                 if end is not None:
                     return False  # something after AP or '*': the token path reports it
-                word = m.group()
                 if play:
-                    card = _PLAIN_CARDS.get(word)
+                    card = cards.get(word)
                     if card is not None:
-                        found.append(
+                        append(
                             {
                                 "slot": _CARD_SLOT,
                                 "card": card,
                                 "revoke": False,
                                 "lead_out_of_turn": False,
                                 "annotations": NO_ANNOTATIONS,
-                                "line": line + i,
-                                "column": base + m.start(),
+                                "line": ln,
+                                "column": col,
                             }
                         )
                         continue
                 else:
-                    call = _PLAIN_CALLS.get(word)
+                    call = calls.get(word)
                     if call is not None:
-                        found.append(
+                        append(
                             {
                                 "kind": _CALL_ENTRY,
                                 "call": call,
                                 "insufficient": False,
                                 "text": None,
                                 "annotations": NO_ANNOTATIONS,
-                                "line": line + i,
-                                "column": base + m.start(),
+                                "line": ln,
+                                "column": col,
                             }
                         )
                         continue
                     if word.upper() == "AP":
                         end_mark = AuctionEnd.ALL_PASS.value
-                        end = _Item(line + i, base + m.start())
+                        end = _Item(ln, col)
                         continue
-                ref = _NOTE_REF.get(word)
+                ref = note_refs.get(word)
                 if ref is not None and found and not isinstance(found[-1], _Item):
                     last = found[-1]  # as _annotation reads =n=
                     target = found[-1] = _Item(
@@ -300,21 +307,20 @@ class SectionReader:
                         card=last.get("card"),  # type: ignore[arg-type]
                         call=last.get("call"),  # type: ignore[arg-type]
                     )
-                    unplained = True
                     target.note = ref
                     target.last = "note"
-                    refs.append((ref, line + i, base + m.start()))
+                    refs.append((ref, ln, col))
                     continue
                 if word != "*":
                     return False
                 end_mark = "*"
-                end = _Item(line + i, base + m.start())
+                end = _Item(ln, col)
         count = len(found) + len(refs) + (end is not None)
         if self.max_tokens is not None and self.token_count + count > self.max_tokens:
             return False
         self.token_count += count
         model: type[PlayedCard] | type[AuctionEntry] = PlayedCard if play else AuctionEntry
-        if not unplained:
+        if not refs:
             self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
         else:
             for item in found:
