@@ -74,9 +74,7 @@ _C1_KEPT = frozenset(b"\x81\x8d\x8f\x90\x9d")
 def _lossless_cp1252() -> codecs.CodecInfo:
     from encodings import cp1252
 
-    table = "".join(
-        chr(i) if c == "\ufffe" else c for i, c in enumerate(cp1252.decoding_table)
-    )
+    table = "".join(chr(i) if c == "\ufffe" else c for i, c in enumerate(cp1252.decoding_table))
     encoding_table = codecs.charmap_build(table)
 
     def to_bytes(text: str, errors: str = "strict") -> tuple[bytes, int]:
@@ -172,6 +170,12 @@ class LineSplitter:
 
     def split(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
         """The lines, one pass: every byte is looked at and moved a bounded number of times."""
+        for batch in self.batches(chunks):
+            yield from batch
+
+    def batches(self, chunks: Iterable[bytes]) -> Iterator[list[bytes]]:
+        """:meth:`split` a chunk's lines at a time: the decoder's fast path takes a batch
+        of plain lines whole."""
         stream = self._budget(chunks)
         head = b""
         for chunk in stream:
@@ -198,24 +202,36 @@ class LineSplitter:
             self.stats.bytes_in += len(chunk)
             yield chunk
 
-    def _split(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
-        """``bytes.splitlines`` per chunk (C speed); only a line that spans chunks or goes
-        over the limit takes the slow path through ``_add`` and ``_take``."""
+    def _split(self, chunks: Iterable[bytes]) -> Iterator[list[bytes]]:
+        """``bytes.splitlines`` per chunk (C speed), the lines of a chunk in one list; only
+        a line that spans chunks or goes over the limit takes the slow path through
+        ``_add`` and ``_take``."""
         max_line = self.max_line
         stats = self.stats
         for chunk in chunks:
             if not chunk:
                 continue
             lines = chunk.splitlines(True)
+            out: list[bytes] = []
             first = 0
             if self._carry_cr:  # the last chunk ended in CR: is this LF its other half?
                 self._carry_cr = False
                 if lines[0] == b"\n":
                     first = 1
-                    yield self._take(b"\r\n")
+                    out.append(self._take(b"\r\n"))
                 else:
-                    yield self._take(b"\r")
+                    out.append(self._take(b"\r"))
             last = len(lines) - 1
+            tail = lines[last]
+            complete = last if tail[-1:] != b"\n" else last + 1  # lines that end here
+            if (
+                not self._open
+                and complete > first
+                and (max_line is None or max(map(len, lines)) <= max_line + 1)
+            ):
+                out.extend(lines[first:complete] if first or complete <= last else lines)
+                stats.lines += complete - first
+                first = complete
             for i in range(first, last + 1):
                 line = lines[i]
                 end = line[-1:]
@@ -230,15 +246,17 @@ class LineSplitter:
                 if self._open or (max_line is not None and len(line) > max_line + 1):
                     size = 2 if line.endswith(b"\r\n") else 1
                     self._add(line[:-size])
-                    yield self._take(line[-size:])
+                    out.append(self._take(line[-size:]))
                     continue
                 stats.lines += 1
-                yield line
+                out.append(line)
+            if out:
+                yield out
         if self._carry_cr:
             self._carry_cr = False
-            yield self._take(b"\r")
+            yield [self._take(b"\r")]
         elif self._open:
-            yield self._take(b"")
+            yield [self._take(b"")]
 
     def _add(self, piece: bytes) -> None:
         if not piece:
@@ -329,42 +347,78 @@ class LineDecoder:
     _offset: int = 0
     _from_bom: bool = False
     _explicit: bool = False  # the charset in force was declared (BOM, directive or caller)
+    _utf16: bool = False  # the input was UTF-16, converted by the splitter
 
     def read(self, chunks: Iterable[bytes]) -> Iterator[str]:
         """Text lines from binary chunks, within ``limits``: the whole decode layer."""
         longest = getattr(self.limits, self.line_setting)
         self.splitter = LineSplitter(self.limits.but(max_line_length=longest))
-        yield from self.lines(self.splitter.split(chunks))
+        yield from self._batched(self.splitter.batches(chunks))
 
     def decode_all(self, data: bytes) -> str:
         """The whole text (for small inputs and ``loads``)."""
         return "".join(self.read([data]))
 
+    def _batched(self, batches: Iterable[list[bytes]]) -> Iterator[str]:
+        """:meth:`lines` a chunk's lines at a time: a batch of plain ASCII lines (no ``%``
+        line, none cut, the charset settled by the first line) has nothing to decide or
+        report, so it is decoded in one go; any other batch line by line."""
+        lineno = 0
+        for batch in batches:
+            if not self._bom_checked and batch:
+                lineno += 1
+                yield self._line(batch[0], lineno)
+                batch = batch[1:]
+            if not self._utf16:
+                joined = b"".join(batch)
+                if (
+                    joined.isascii()
+                    and not joined.startswith(b"%")
+                    and b"\n%" not in joined
+                    and b"\r%" not in joined
+                    and CutLine not in map(type, batch)
+                ):
+                    self._offset += len(joined)
+                    lineno += len(batch)
+                    yield from [raw.decode("ascii") for raw in batch]
+                    continue
+            for raw in batch:
+                lineno += 1
+                yield self._line(raw, lineno)
+        self._end(lineno)
+
     def lines(self, raw_lines: Iterable[bytes]) -> Iterator[str]:
         """Text lines, each with its line end as in the source."""
         lineno = 0
-        utf16 = False
         for raw in raw_lines:
             lineno += 1
             if self._bom_checked and type(raw) is bytes and raw.isascii() and raw[:1] != b"%":
                 self._offset += len(raw)  # the common case, kept short
                 yield raw.decode("ascii")
                 continue
+            yield self._line(raw, lineno)
+        self._end(lineno)
+
+    def _line(self, raw: bytes, lineno: int) -> str:
+        """One line's text, with what it holds to report."""
+        start = self._offset
+        if not self._bom_checked:
+            raw = self._first_line(raw)
             start = self._offset
-            if not self._bom_checked:
-                raw = self._first_line(raw)
-                start = self._offset
-                splitter = self.splitter
-                utf16 = splitter is not None and splitter.stats.source_encoding is not None
-            if isinstance(raw, CutLine) and self.encoding in (None, "utf-8"):
-                raw = _cut_whole_characters(raw)
-            text = self._decode(raw, lineno)
-            self._offset += len(raw)
-            if isinstance(raw, CutLine):
-                self._cut(raw, text, lineno, start)
-            if utf16:
-                self._utf16_findings(lineno)
-            yield text
+            splitter = self.splitter
+            self._utf16 = splitter is not None and splitter.stats.source_encoding is not None
+        if isinstance(raw, CutLine) and self.encoding in (None, "utf-8"):
+            raw = _cut_whole_characters(raw)
+        text = self._decode(raw, lineno)
+        self._offset += len(raw)
+        if isinstance(raw, CutLine):
+            self._cut(raw, text, lineno, start)
+        if self._utf16:
+            self._utf16_findings(lineno)
+        return text
+
+    def _end(self, lineno: int) -> None:
+        """After the last line: what the splitter found about the input as a whole."""
         self._utf16_findings(lineno)
         stats = self.splitter.stats if self.splitter is not None else None
         if stats is not None and stats.truncated_at is not None:
