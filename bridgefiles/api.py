@@ -16,7 +16,8 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 from bridgefiles.errors import BridgeFileError, UsageError
 from bridgefiles.formats import registry
 from bridgefiles.formats.decode import limited_text_lines
-from bridgefiles.formats.registry import FileInfo, Format, Layout, WriteOptions
+from bridgefiles.formats.registry import FileInfo, Format, Layout, ReadOptions, WriteOptions
+from bridgefiles.formats.visitor import BoardVisitor
 from bridgefiles.limits import Limits
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic
@@ -71,6 +72,7 @@ def read(
     limits: Limits | None = None,
     name: str | None = None,
     info: FileInfo | None = None,
+    visitor: BoardVisitor[Board] | None = None,
 ) -> Iterator[Board]:
     """Stream the boards of a file, one at a time; problems ride on each board.
 
@@ -80,6 +82,12 @@ def read(
     format from) for bytes and streams. ``info``, when given, learns what the file
     says as a whole (directives, file diagnostics, encoding) as the boards go by.
 
+    ``visitor`` (``bridgefiles.formats.visitor``) builds less than every board whole, in
+    the same one pass: ``HeadersOnly()`` gives each board with its tags only (no auction,
+    play or sections), ``PickBoards({0, 5})`` only the boards of those 0-based indexes,
+    ``PickBoardNumbers({"3"})`` only the boards numbered so; the others are not built.
+    Encoding findings of a skipped board ride on the next board handed over.
+
     >>> import io
     >>> data = b'[Board "1"]\\n[Dealer "N"]\\n[Vulnerable "None"]\\n'
     >>> [board.board_number for board in read(io.BytesIO(data), "pbn")]
@@ -87,8 +95,21 @@ def read(
     >>> [board.dealer.value for board in read(io.StringIO(data.decode()), "pbn")]
     ['N']
     """
+    if visitor is not None and not isinstance(visitor, BoardVisitor):
+        raise UsageError(
+            f"visitor must be a bridgefiles.formats.visitor.BoardVisitor, "
+            f"not {type(visitor).__name__}"
+        )
     opened = open_source(source, name)
     options = options_for(opened.path, strict, encoding, limits, text=opened.text)
+    if visitor is not None:
+        options = ReadOptions(
+            strict=options.strict,
+            path=options.path,
+            encoding=options.encoding,
+            limits=options.limits,
+            visitor=visitor,
+        )
     found = info if info is not None else FileInfo()
     try:
         yield from guarded(stream_boards(opened, format, options, found))
@@ -128,8 +149,9 @@ def load(
     bridgefiles.errors.UsageError: cannot read a int: give a path, '-', bytes or a binary stream
     """
     info = FileInfo()
-    boards = read(source, format, strict=strict, encoding=encoding, limits=limits, name=name,
-                  info=info)
+    boards = read(
+        source, format, strict=strict, encoding=encoding, limits=limits, name=name, info=info
+    )
     collected = tuple(boards)  # reading settles the format and the encoding
     return _collect(iter(collected), info, info.format or "unknown")
 
@@ -149,8 +171,7 @@ def loads(
     'E'
     """
     if isinstance(data, (bytes, bytearray, memoryview)):
-        return load(bytes(data), format, strict=strict, encoding=encoding, limits=limits,
-                    name=path)
+        return load(bytes(data), format, strict=strict, encoding=encoding, limits=limits, name=path)
     if not isinstance(data, str):
         raise UsageError(f"loads() takes str or bytes, not {type(data).__name__}")
     fmt = pick_format(format, path, data[:SNIFF_BYTES].encode("utf-8", "replace"))
@@ -252,8 +273,9 @@ def adapted(
             if on_diagnostic is not None:
                 for diag in board.diagnostics[before:]:
                     if diag.code == LOST:
-                        on_diagnostic(diag.model_copy(update={"board": board.label})
-                                      if labelled else diag)
+                        on_diagnostic(
+                            diag.model_copy(update={"board": board.label}) if labelled else diag
+                        )
         yield board
 
 
@@ -316,8 +338,9 @@ def write(
     if not isinstance(target, (str, os.PathLike)):
         fmt = writable_format(format or "pbn")
         charset = output_charset(obj, fmt.name, encoding, layout)
-        write_stream(iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic),
-                     target, charset)
+        write_stream(
+            iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic), target, charset
+        )
         return
     path = os.fspath(target)
     if format is None:
@@ -385,8 +408,7 @@ def score(
     from bridgefiles.scoring.settings import ScoreSettings
 
     if not isinstance(bridge_file, BridgeFile):
-        raise UsageError(
-            f"score() takes a BridgeFile (bf.load), not {type(bridge_file).__name__}")
+        raise UsageError(f"score() takes a BridgeFile (bf.load), not {type(bridge_file).__name__}")
     if settings is not None and not isinstance(settings, ScoreSettings):
         raise UsageError(f"settings must be a ScoreSettings, not {type(settings).__name__}")
     if method is not None and not isinstance(method, str):

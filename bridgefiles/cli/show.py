@@ -9,36 +9,33 @@ import click
 
 import bridgefiles as bf
 from bridgefiles.cli import common
+from bridgefiles.formats.visitor import PickBoardNumbers, same_number
 from bridgefiles.render import can_print_symbols, render_board
-
-
-def same_number(asked: str, number: str | None) -> bool:
-    """Board ``1`` is board ``"01"`` (numbers compare as numbers, anything else as text)."""
-    if number is None:
-        return False
-    a, b = asked.strip(), number.strip()
-    if a.isdigit() and b.isdigit():
-        return int(a) == int(b)
-    return a.lower() == b.lower()
 
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option("--board", "board_number", default=None,
-              help="Board number to show (default all); 1 finds board 01.")
+@click.option(
+    "--board",
+    "board_number",
+    default=None,
+    help="Board number to show (default all); 1 finds board 01.",
+)
 @click.option("--ascii", "ascii_only", is_flag=True, help="Letters instead of suit symbols.")
 @common.from_option
-def show(files: tuple[str, ...], board_number: str | None, ascii_only: bool,
-         source_format: str | None) -> None:
+def show(
+    files: tuple[str, ...], board_number: str | None, ascii_only: bool, source_format: str | None
+) -> None:
     """Show boards of FILE...: hand diagram, auction, play, result and score."""
     symbols = not ascii_only and can_print_symbols(common.stdout())
     shown = 0
     status = common.EXIT_OK
     for item in common.inputs(files):
         try:
-            for board in bf.read(item.path, source_format):
-                if board_number is not None and not same_number(board_number,
-                                                                board.board_number):
+            # Only the board asked for is built (a PBN reader stops at the others' tags).
+            picker = PickBoardNumbers({board_number}) if board_number is not None else None
+            for board in bf.read(item.path, source_format, visitor=picker):
+                if board_number is not None and not same_number(board_number, board.board_number):
                     continue
                 common.write_text(("\n" if shown else "") + render_board(board, symbols) + "\n")
                 shown += 1
@@ -56,7 +53,7 @@ def show(files: tuple[str, ...], board_number: str | None, ascii_only: bool,
 def _unprefixed(exc: Exception, path: str) -> str:
     """The message without the path when it starts with it already (said once)."""
     text = str(exc)
-    return text[len(path) + 2:] if text.startswith(f"{path}: ") else text
+    return text[len(path) + 2 :] if text.startswith(f"{path}: ") else text
 
 
 @click.command()

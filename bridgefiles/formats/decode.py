@@ -348,6 +348,7 @@ class LineDecoder:
     _from_bom: bool = False
     _explicit: bool = False  # the charset in force was declared (BOM, directive or caller)
     _utf16: bool = False  # the input was UTF-16, converted by the splitter
+    _ascii_batch: bool = True  # the batch _plain_batch passed last is ASCII
 
     def read(self, chunks: Iterable[bytes]) -> Iterator[str]:
         """Text lines from binary chunks, within ``limits``: the whole decode layer."""
@@ -360,32 +361,50 @@ class LineDecoder:
         return "".join(self.read([data]))
 
     def _batched(self, batches: Iterable[list[bytes]]) -> Iterator[str]:
-        """:meth:`lines` a chunk's lines at a time: a batch of plain ASCII lines (no ``%``
-        line, none cut, the charset settled by the first line) has nothing to decide or
-        report, so it is decoded in one go; any other batch line by line."""
+        """:meth:`lines` a chunk's lines at a time: a batch of plain lines (no ``%`` line,
+        none cut, ASCII or, once the file is known to be UTF-8, valid UTF-8) has nothing
+        to decide or report, so it is decoded without the checks; other lines one at a
+        time, as :meth:`lines` reads them."""
         lineno = 0
         for batch in batches:
             if not self._bom_checked and batch:
                 lineno += 1
                 yield self._line(batch[0], lineno)
                 batch = batch[1:]
-            if not self._utf16:
-                joined = b"".join(batch)
-                if (
-                    joined.isascii()
-                    and not joined.startswith(b"%")
-                    and b"\n%" not in joined
-                    and b"\r%" not in joined
-                    and CutLine not in map(type, batch)
-                ):
-                    self._offset += len(joined)
-                    lineno += len(batch)
-                    yield from [raw.decode("ascii") for raw in batch]
-                    continue
+            if not self._utf16 and self._plain_batch(batch):
+                lineno += len(batch)
+                codec = "ascii" if self._ascii_batch else "utf-8"
+                yield from [raw.decode(codec) for raw in batch]
+                continue
             for raw in batch:
                 lineno += 1
-                yield self._line(raw, lineno)
+                if type(raw) is bytes and raw.isascii() and raw[:1] != b"%":
+                    self._offset += len(raw)
+                    yield raw.decode("ascii")
+                else:
+                    yield self._line(raw, lineno)
         self._end(lineno)
+
+    def _plain_batch(self, batch: list[bytes]) -> bool:
+        """Whether ``batch`` needs no check (see :meth:`_batched`); counts its bytes if so."""
+        joined = b"".join(batch)
+        if (
+            joined.startswith(b"%")
+            or b"\n%" in joined
+            or b"\r%" in joined
+            or CutLine in map(type, batch)
+        ):
+            return False
+        self._ascii_batch = joined.isascii()
+        if not self._ascii_batch:
+            if self.encoding != "utf-8":
+                return False
+            try:
+                joined.decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+        self._offset += len(joined)
+        return True
 
     def lines(self, raw_lines: Iterable[bytes]) -> Iterator[str]:
         """Text lines, each with its line end as in the source."""

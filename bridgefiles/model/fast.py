@@ -45,6 +45,11 @@ def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], bool]:
 _SHARED_SETS: dict[frozenset[str], set[str]] = {}
 
 
+# The shared set for the names a caller of make() gives, in the order given: make()'s
+# callers name the same fields the same way each time, so a tuple finds the set.
+_BY_NAMES: dict[tuple[str, ...], set[str]] = {}
+
+
 def shared_fields(names: Iterable[str]) -> set[str]:
     """The one shared set holding ``names``, for ``construct``'s ``fields_set``."""
     key = frozenset(names)
@@ -64,7 +69,11 @@ def make(cls: type[M], **values: Any) -> M:
         return cls.model_construct(**values)
     obj = _new(cls)
     _SET_DICT(obj, {**defaults, **values})
-    _SET_FIELDS(obj, shared_fields(values.keys()))
+    names = tuple(values)
+    fields = _BY_NAMES.get(names)
+    if fields is None:
+        fields = _BY_NAMES[names] = shared_fields(names)
+    _SET_FIELDS(obj, fields)
     _SET_EXTRA(obj, None)
     _SET_PRIVATE(obj, None)
     return obj

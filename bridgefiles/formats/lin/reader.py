@@ -328,7 +328,7 @@ class Builder(Generic[T]):
 
 def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
     """The boards of a LIN text, one at a time."""
-    return visit(lines, options, info, BUILD_BOARDS)
+    return visit(lines, options, info, options.visitor or BUILD_BOARDS)
 
 
 def visit(

@@ -25,9 +25,9 @@ Auction, Play or Note is a ``tag-value`` error and is not resolved.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.decode import text_lines
@@ -49,6 +49,7 @@ from bridgefiles.formats.pbn.tags import (
     unescape,
 )
 from bridgefiles.formats.registry import FileInfo, ReadOptions
+from bridgefiles.formats.visitor import BUILD_BOARDS, BoardVisitor
 from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
 from bridgefiles.model.annotations import Comment, CommentKind, Note
 from bridgefiles.model.auction import Auction
@@ -59,6 +60,7 @@ from bridgefiles.model.fast import construct, make, shared_fields
 from bridgefiles.model.play import Play
 from bridgefiles.model.seats import Seat
 
+T = TypeVar("T")
 _SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
 Problem = tuple[str, Severity, str, int, int]
 # Known tags that are not plain identification tags: the general path reads them.
@@ -87,8 +89,19 @@ def _newline(text: str) -> str | None:
 
 
 def read_pbn(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
-    """The registry's reader: boards one at a time; file-level facts go into ``info``."""
+    """The registry's reader: boards one at a time; file-level facts go into ``info``.
+    ``options.visitor`` (if any) says how much of each board to build."""
+    return visit(lines, options, info, options.visitor or BUILD_BOARDS)
+
+
+def visit(
+    lines: Iterator[str], options: ReadOptions, info: FileInfo, visitor: BoardVisitor[T]
+) -> Iterator[T]:
+    """What ``visitor`` asks for of each game of a PBN text, in one pass
+    (formats/visitor.py): every board whole, headers only, or some boards."""
     state = _FileState()
+    headers_only = visitor.headers_only
+    by_headers = visitor.picks_by_headers
     index = 0
     limits = options.limits
     splits = split_games(lines, options.max_line_length, limits.max_comment_size, options.strict)
@@ -116,12 +129,18 @@ def read_pbn(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iter
                 )
             )
             return
-        board = GameReader(part.game, index, state, options.path, limits).board()
-        if options.strict:
-            for d in board.diagnostics:
-                if d.severity is Severity.ERROR:
-                    raise StrictModeError(d.format(), d)
-        yield board
+        wanted = visitor.begin_board(index)
+        reader = GameReader(part.game, index, state, options.path, limits, headers_only)
+        reader.read_headers()  # also for a board skipped: '#' and '##' carry on (PBN 2.9)
+        if wanted and by_headers:
+            wanted = visitor.end_headers(reader.headers_board())
+        if wanted:
+            board = reader.headers_board() if headers_only else reader.rest()
+            if options.strict:
+                for d in board.diagnostics:
+                    if d.severity is Severity.ERROR:
+                        raise StrictModeError(d.format(), d)
+            yield visitor.result(board)
         index += 1
 
 
@@ -179,8 +198,13 @@ class GameReader:
         state: _FileState,
         path: str | None,
         limits: Limits = DEFAULT_LIMITS,
+        headers_only: bool = False,
     ) -> None:
         self.limits = limits
+        self.headers_only = headers_only
+        # The sections' work (calls, cards, notes, table rows), done after the tags: a
+        # board read for its headers only skips it (formats/visitor.py).
+        self.deferred: list[Callable[[], None]] = []
         self.tag_count = 0
         self.first_tag_line: int | None = None
         self.game = game
@@ -223,6 +247,24 @@ class GameReader:
 
     # -- the game ---------------------------------------------------------------------
     def board(self) -> Board:
+        """The whole board (or its headers only, if the reader was made for that)."""
+        self.read_headers()
+        return self.headers_board() if self.headers_only else self.rest()
+
+    def headers_board(self) -> Board:
+        """The board with its tags (and what the tags' pass found), no section built."""
+        return self.build()
+
+    def rest(self) -> Board:
+        """Read the sections the headers' pass left, and build the whole board."""
+        for step in self.deferred:
+            step()
+        self.deferred = []
+        self.finish()
+        return self.build()
+
+    def read_headers(self) -> None:
+        """The tags of the game, in file order; the sections' data is left for later."""
         text = self.game.text
         parse_text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
         lead, sections, cut = lex_game(parse_text, self.limits.max_commands_per_board)
@@ -265,8 +307,7 @@ class GameReader:
                     self.section(name, raw, line, col, vline, vcol, items)
                 elif not self.simple_tag(name, raw, line, col, vline, vcol):
                     self.section(name, raw, line, col, vline, vcol, [])
-        self.finish()
-        return self.build(text)
+        self.add_implied()
 
     def pos(self, tok: Lexeme) -> tuple[int, int]:
         return self.offset + (tok.line or 1), tok.column or 1
@@ -576,12 +617,33 @@ class GameReader:
             else:
                 self.problem("tag-value", f"{name}: {raw!r} is not a seat (W, N, E or S)", *where)
             return False
+        tag_comments: list[Comment] = []
+        if name == "Auction":
+            self.auction_tag = (seat, line, col, tag_comments)
+            self.latest = "auction"
+        else:
+            self.play_tag = (seat, line, col, tag_comments)
+            self.latest = "play"
+        self.deferred.append(
+            lambda: self.read_section(name == "Play", name, line, col, items, tag_comments)
+        )
+        return True
+
+    def read_section(
+        self,
+        play: bool,
+        name: str,
+        line: int,
+        col: int,
+        items: list[Lexeme],
+        tag_comments: list[Comment],
+    ) -> None:
+        """The data of an Auction or Play section: its calls or cards, with comments."""
         reader = SectionReader(
-            play=name == "Play",
+            play=play,
             problems=self.problems,
             max_tokens=self.limits.max_commands_per_board,
         )
-        tag_comments: list[Comment] = []
         first_data = True
         for tok in items:
             kind = tok.type
@@ -597,17 +659,12 @@ class GameReader:
                 self.escape(tok)
             else:
                 self.junk(tok)
-        tag_comments = reader.comments
+        tag_comments.extend(reader.comments)
         reader.finish(line, col)
-        if name == "Auction":
-            self.auction = reader
-            self.auction_tag = (seat, line, col, tag_comments)
-            self.latest = "auction"
-        else:
+        if play:
             self.play = reader
-            self.play_tag = (seat, line, col, tag_comments)
-            self.latest = "play"
-        return True
+        else:
+            self.auction = reader
 
     def note(
         self, raw: str, line: int, col: int, where: tuple[int, int], items: list[Lexeme]
@@ -653,19 +710,26 @@ class GameReader:
                 self.tags[-1] = pair.model_copy(update={"comments": tuple(comments)})
             self.other_items(stray, self.tags[-1])
             return
-        notes = self.auction_notes if self.latest == "auction" else self.play_notes
-        indices = self.auction_indices if self.latest == "auction" else self.play_indices
+        latest = self.latest
+        self.deferred.append(lambda: self.section_note(latest, note, index, line, col, stray))
+
+    def section_note(
+        self, latest: str, note: Note, index: int, line: int, col: int, stray: list[Lexeme]
+    ) -> None:
+        """A Note of the Auction or Play section read last (``latest``)."""
+        notes = self.auction_notes if latest == "auction" else self.play_notes
+        indices = self.auction_indices if latest == "auction" else self.play_indices
         if index and index in indices:
             self.problem(
                 "note",
-                f"note {index} given twice in the {self.latest} section",
+                f"note {index} given twice in the {latest} section",
                 line,
                 col,
                 Severity.WARNING,
             )
         notes.append(note)
         indices.add(index)
-        section = self.auction if self.latest == "auction" else self.play
+        section = self.auction if latest == "auction" else self.play
         for tok in stray:  # data after a Note continues its section, leniently
             if tok.type == "DATA" and section is not None:
                 tline, tcol = self.pos(tok)
@@ -800,6 +864,10 @@ class GameReader:
             contract = next((t.value for t in self.tags if t.name == "Contract"), "")
             if "Declarer" not in present and contract[:1].isdigit():
                 self.problem("missing-tag", "Play without a Declarer tag", line, col)
+
+    def add_implied(self) -> None:
+        """The tags this game inherits from an earlier game's ``##`` and does not write."""
+        present = self.seen
         for name, value in self.state.defaults.items():
             if name not in present:
                 self.tags.append(
@@ -844,7 +912,8 @@ class GameReader:
                         Severity.WARNING,
                     )
 
-    def build(self, text: str) -> Board:
+    def build(self) -> Board:
+        text = self.game.text
         auction = None
         if self.auction is not None and self.auction_tag is not None:
             seat, line, col, comments = self.auction_tag
@@ -878,13 +947,16 @@ class GameReader:
             )
         label = next((t.value for t in self.tags if t.name == "Board"), None)
         self.problems.sort(key=lambda p: (p[3], p[4]))
+        escapes = self.escapes
+        if len(escapes) > 1:  # the sections' escape lines were read after the tags'
+            escapes.sort(key=lambda e: e.line or 0)
         fields: dict[str, Any] = dict(
             tags=tuple(self.tags),
             auction=auction,
             play=play,
             tables=tuple(self.tables),
             comments=tuple(self.comments),
-            escapes=tuple(self.escapes),
+            escapes=tuple(escapes),
             extras=(),
             format="pbn",
             index=self.index,

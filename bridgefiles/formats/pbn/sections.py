@@ -323,11 +323,12 @@ class SectionReader:
         if not refs:
             self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
         else:
+            every = _SLOT_SET if play else _ENTRY_SET  # each row holds every field
             for item in found:
                 if isinstance(item, _Item):
                     self.items.append(item)
                 else:
-                    self.items.append(construct(model, item, shared_fields(item.keys())))
+                    self.items.append(construct(model, item, every))
         self.note_refs.extend(refs)
         if end is not None:
             self.end = end_mark
