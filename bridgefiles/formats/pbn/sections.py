@@ -255,10 +255,52 @@ class SectionReader:
             ln = line + i
             base = column if i == 0 else 1
             words = row.split()
-            if play and len(row) == 3 * len(words) - 1 and " ".join(words) == row:
-                # a row of two-character words one space apart (the usual play row)
-                columns = range(base, base + len(row), 3)
-                pairs: Iterable[tuple[str, int]] = zip(words, columns, strict=True)
+            if end is None and " ".join(words) == row:  # words one space apart
+                if play and len(row) == 3 * len(words) - 1:
+                    # two-character words (the usual play row): plain cards, all of them?
+                    row_cards = list(map(cards.get, words))
+                    if None not in row_cards:
+                        found.extend(
+                            [
+                                {
+                                    "slot": _CARD_SLOT,
+                                    "card": card,
+                                    "revoke": False,
+                                    "lead_out_of_turn": False,
+                                    "annotations": NO_ANNOTATIONS,
+                                    "line": ln,
+                                    "column": col,
+                                }
+                                for card, col in zip(
+                                    row_cards, range(base, base + len(row), 3), strict=True
+                                )
+                            ]
+                        )
+                        continue
+                    pairs: Iterable[tuple[str, int]] = zip(
+                        words, range(base, base + len(row), 3), strict=True
+                    )
+                elif not play:
+                    row_calls = list(map(calls.get, words))
+                    if None not in row_calls:  # plain calls only
+                        col = base
+                        for call, word in zip(row_calls, words, strict=True):
+                            append(
+                                {
+                                    "kind": _CALL_ENTRY,
+                                    "call": call,
+                                    "insufficient": False,
+                                    "text": None,
+                                    "annotations": NO_ANNOTATIONS,
+                                    "line": ln,
+                                    "column": col,
+                                }
+                            )
+                            col += len(word) + 1
+                        continue
+                    pairs = [(m.group(), base + m.start()) for m in _WORD.finditer(row)]
+                else:
+                    pairs = [(m.group(), base + m.start()) for m in _WORD.finditer(row)]
             else:
                 pairs = [(m.group(), base + m.start()) for m in _WORD.finditer(row)]
             for word, col in pairs:
