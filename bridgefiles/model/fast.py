@@ -102,12 +102,15 @@ def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
     return obj
 
 
-def construct_all(cls: type[M], rows: list[dict[str, Any]]) -> list[M]:
+def construct_all(
+    cls: type[M], rows: list[dict[str, Any]], fields_set: set[str] | None = None
+) -> list[M]:
     """:func:`construct` for many values of one model, each ``rows`` item holding every
-    field; all fields count as set. One call for a whole section of cards or calls."""
+    field; all fields count as set unless ``fields_set`` says which do. One call for a
+    whole section of cards or calls, or a game's run of tags."""
     if rows and len(rows[0]) != len(cls.model_fields):
-        return [construct(cls, row, shared_fields(row.keys())) for row in rows]
-    names = shared_fields(frozenset(cls.model_fields))
+        return [construct(cls, row, fields_set or shared_fields(row.keys())) for row in rows]
+    names = fields_set if fields_set is not None else shared_fields(frozenset(cls.model_fields))
     out: list[M] = []
     append = out.append
     new, set_dict, set_fields = _new, _SET_DICT, _SET_FIELDS

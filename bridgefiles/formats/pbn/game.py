@@ -30,13 +30,14 @@ from bridgefiles.formats.pbn.tags import (
     TABLES,
     TAG_NAME,
     TAG_PAIR,
+    Finding,
     check_deal,
     check_value,
     unescape,
 )
 from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.diagnostic import Severity
-from bridgefiles.model.fast import construct, shared_fields
+from bridgefiles.model.fast import construct_all, shared_fields
 
 # Known tags that are not plain identification tags: the general path reads them.
 _PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
@@ -105,10 +106,19 @@ class GameReader(SectionsPart, EndPart):
                         continue
                     raw = kept
                 if i == last and items:
+                    self.flush_tags()
                     self.section(name, raw, line, col, vline, vcol, items)
                 elif not self.simple_tag(name, raw, line, col, vline, vcol):
+                    self.flush_tags()
                     self.section(name, raw, line, col, vline, vcol, [])
+        self.flush_tags()
         self.add_implied()
+
+    def flush_tags(self) -> None:
+        """The plain tags read since the last flush, built in one go, in their place."""
+        if self.plain_tags:
+            self.tags.extend(construct_all(TagPair, self.plain_tags, _TAG_SET))
+            self.plain_tags = []
 
     def lead_item(self, tok: Lexeme) -> None:
         kind = tok.type
@@ -199,27 +209,25 @@ class GameReader(SectionsPart, EndPart):
         state.last[name] = raw
         if "\t" in raw:
             self.problem("syntax", "tab inside a string", vline, vcol)
-        if name == "Deal":
-            found = tuple(check_deal(raw)) if raw not in ("", "?") else ()
+        if raw in ("", "?"):
+            found: tuple[Finding, ...] = ()
+        elif name == "Deal":
+            found = tuple(check_deal(raw))
         else:
             found = check_value(name, raw)
         for code, sev, msg in found:
             self.problems.append((code, sev, f"{name}: {msg}", vline, vcol))
-        self.tags.append(
-            construct(
-                TagPair,
-                {
-                    "name": name,
-                    "value": raw,
-                    "raw": None,
-                    "comments": (),
-                    "section": (),
-                    "line": line,
-                    "column": col,
-                    "implied": False,
-                },
-                _TAG_SET,  # what make() would record
-            )
+        self.plain_tags.append(  # built by flush_tags, with _TAG_SET (what make() records)
+            {
+                "name": name,
+                "value": raw,
+                "raw": None,
+                "comments": (),
+                "section": (),
+                "line": line,
+                "column": col,
+                "implied": False,
+            }
         )
         return True
 

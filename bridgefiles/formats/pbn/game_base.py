@@ -84,6 +84,7 @@ class GameBase:
         self.offset = game.first_line - 1
         self.problems: list[Problem] = list(game.problems)
         self.tags: list[TagPair] = []
+        self.plain_tags: list[dict[str, object]] = []  # plain tags not built yet (flush_tags)
         self.seen: set[str] = set()
         self.comments: list[Comment] = []
         self.escapes: list[EscapeLine] = []

@@ -301,7 +301,7 @@ def split_games(
                 pending[-loose:] = ["".join(pending[-loose:])]
                 loose = 0
             continue
-        if not line.strip(_BLANK):
+        if first in _BLANK and not line.strip(_BLANK):  # (first is "" for an empty line)
             pending.append(line)
             if has_content:
                 game = RawGame(pending, start, problems)
