@@ -149,9 +149,8 @@ def load(
     bridgefiles.errors.UsageError: cannot read a int: give a path, '-', bytes or a binary stream
     """
     info = FileInfo()
-    boards = read(
-        source, format, strict=strict, encoding=encoding, limits=limits, name=name, info=info
-    )
+    boards = read(source, format, strict=strict, encoding=encoding, limits=limits, name=name,
+                  info=info)
     collected = tuple(boards)  # reading settles the format and the encoding
     return _collect(iter(collected), info, info.format or "unknown")
 
@@ -171,7 +170,8 @@ def loads(
     'E'
     """
     if isinstance(data, (bytes, bytearray, memoryview)):
-        return load(bytes(data), format, strict=strict, encoding=encoding, limits=limits, name=path)
+        return load(bytes(data), format, strict=strict, encoding=encoding, limits=limits,
+                    name=path)
     if not isinstance(data, str):
         raise UsageError(f"loads() takes str or bytes, not {type(data).__name__}")
     fmt = pick_format(format, path, data[:SNIFF_BYTES].encode("utf-8", "replace"))
@@ -273,9 +273,8 @@ def adapted(
             if on_diagnostic is not None:
                 for diag in board.diagnostics[before:]:
                     if diag.code == LOST:
-                        on_diagnostic(
-                            diag.model_copy(update={"board": board.label}) if labelled else diag
-                        )
+                        on_diagnostic(diag.model_copy(update={"board": board.label})
+                                      if labelled else diag)
         yield board
 
 
@@ -338,9 +337,8 @@ def write(
     if not isinstance(target, (str, os.PathLike)):
         fmt = writable_format(format or "pbn")
         charset = output_charset(obj, fmt.name, encoding, layout)
-        write_stream(
-            iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic), target, charset
-        )
+        write_stream(iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic),
+                     target, charset)
         return
     path = os.fspath(target)
     if format is None:
@@ -408,7 +406,8 @@ def score(
     from bridgefiles.scoring.settings import ScoreSettings
 
     if not isinstance(bridge_file, BridgeFile):
-        raise UsageError(f"score() takes a BridgeFile (bf.load), not {type(bridge_file).__name__}")
+        raise UsageError(
+            f"score() takes a BridgeFile (bf.load), not {type(bridge_file).__name__}")
     if settings is not None and not isinstance(settings, ScoreSettings):
         raise UsageError(f"settings must be a ScoreSettings, not {type(settings).__name__}")
     if method is not None and not isinstance(method, str):

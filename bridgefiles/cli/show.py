@@ -15,17 +15,12 @@ from bridgefiles.render import can_print_symbols, render_board
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
-@click.option(
-    "--board",
-    "board_number",
-    default=None,
-    help="Board number to show (default all); 1 finds board 01.",
-)
+@click.option("--board", "board_number", default=None,
+              help="Board number to show (default all); 1 finds board 01.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Letters instead of suit symbols.")
 @common.from_option
-def show(
-    files: tuple[str, ...], board_number: str | None, ascii_only: bool, source_format: str | None
-) -> None:
+def show(files: tuple[str, ...], board_number: str | None, ascii_only: bool,
+         source_format: str | None) -> None:
     """Show boards of FILE...: hand diagram, auction, play, result and score."""
     symbols = not ascii_only and can_print_symbols(common.stdout())
     shown = 0
@@ -35,7 +30,8 @@ def show(
             # Only the board asked for is built (a PBN reader stops at the others' tags).
             picker = PickBoardNumbers({board_number}) if board_number is not None else None
             for board in bf.read(item.path, source_format, visitor=picker):
-                if board_number is not None and not same_number(board_number, board.board_number):
+                if board_number is not None and not same_number(board_number,
+                                                                board.board_number):
                     continue
                 common.write_text(("\n" if shown else "") + render_board(board, symbols) + "\n")
                 shown += 1
@@ -53,7 +49,7 @@ def show(
 def _unprefixed(exc: Exception, path: str) -> str:
     """The message without the path when it starts with it already (said once)."""
     text = str(exc)
-    return text[len(path) + 2 :] if text.startswith(f"{path}: ") else text
+    return text[len(path) + 2:] if text.startswith(f"{path}: ") else text
 
 
 @click.command()
