@@ -16,7 +16,8 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 from bridgefiles.errors import BridgeFileError, UsageError
 from bridgefiles.formats import registry
 from bridgefiles.formats.decode import limited_text_lines
-from bridgefiles.formats.registry import FileInfo, Format, Layout, WriteOptions
+from bridgefiles.formats.registry import FileInfo, Format, Layout, ReadOptions, WriteOptions
+from bridgefiles.formats.visitor import BoardVisitor
 from bridgefiles.limits import Limits
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic
@@ -71,6 +72,7 @@ def read(
     limits: Limits | None = None,
     name: str | None = None,
     info: FileInfo | None = None,
+    visitor: BoardVisitor[Board] | None = None,
 ) -> Iterator[Board]:
     """Stream the boards of a file, one at a time; problems ride on each board.
 
@@ -80,6 +82,12 @@ def read(
     format from) for bytes and streams. ``info``, when given, learns what the file
     says as a whole (directives, file diagnostics, encoding) as the boards go by.
 
+    ``visitor`` (``bridgefiles.formats.visitor``) builds less than every board whole, in
+    the same one pass: ``HeadersOnly()`` gives each board with its tags only (no auction,
+    play or sections), ``PickBoards({0, 5})`` only the boards of those 0-based indexes,
+    ``PickBoardNumbers({"3"})`` only the boards numbered so; the others are not built.
+    Encoding findings of a skipped board ride on the next board handed over.
+
     >>> import io
     >>> data = b'[Board "1"]\\n[Dealer "N"]\\n[Vulnerable "None"]\\n'
     >>> [board.board_number for board in read(io.BytesIO(data), "pbn")]
@@ -87,8 +95,21 @@ def read(
     >>> [board.dealer.value for board in read(io.StringIO(data.decode()), "pbn")]
     ['N']
     """
+    if visitor is not None and not isinstance(visitor, BoardVisitor):
+        raise UsageError(
+            f"visitor must be a bridgefiles.formats.visitor.BoardVisitor, "
+            f"not {type(visitor).__name__}"
+        )
     opened = open_source(source, name)
     options = options_for(opened.path, strict, encoding, limits, text=opened.text)
+    if visitor is not None:
+        options = ReadOptions(
+            strict=options.strict,
+            path=options.path,
+            encoding=options.encoding,
+            limits=options.limits,
+            visitor=visitor,
+        )
     found = info if info is not None else FileInfo()
     try:
         yield from guarded(stream_boards(opened, format, options, found))

@@ -33,10 +33,19 @@ with open(path, "rb") as f:
 """,
     "read": """
 import bridgefiles as bf
+{formats}
 n = sum(1 for _ in bf.read(path))
+""",
+    # Each board with its tags only (formats/visitor.py): a scan or an index of an archive.
+    "headers": """
+import bridgefiles as bf
+{formats}
+from bridgefiles.formats.visitor import HeadersOnly
+n = sum(1 for _ in bf.read(path, visitor=HeadersOnly()))
 """,
     "validate": """
 import bridgefiles as bf
+{formats}
 from bridgefiles.validate import validate_board
 n = 0
 for board in bf.read(path):
@@ -72,6 +81,7 @@ PEERS: dict[str, list[tuple[str, str, str]]] = {
 
 _CONVERT = """
 import bridgefiles as bf
+{formats}
 n = 0
 def counted():
     global n
@@ -81,6 +91,23 @@ def counted():
 bf.write(counted(), out, "{to}")
 """
 WORKERS.update({f"convert-{to}": _CONVERT.replace("{to}", to) for to in ("pbn", "lin", "json")})
+
+# The format modules the registry imports on the first read (PBN, LIN, JSON, URL and the
+# Lark grammar loader): imported with the library, as the peers' workers import their
+# parser modules, so their start-up is timed as import, not as reading (--lazy-formats:
+# leave them to the first read, as the bench did before).
+FORMAT_IMPORTS = (
+    "import bridgefiles.formats.pbn, bridgefiles.formats.lin, "
+    "bridgefiles.formats.json_format, bridgefiles.formats.url"
+)
+
+
+def with_formats(code: str, eager: bool) -> str:
+    """A worker's code with the format imports in place (or left out)."""
+    return code.replace("{formats}\n", FORMAT_IMPORTS + "\n" if eager else "")
+
+
+EAGER_FORMATS = True  # --lazy-formats turns it off
 
 # The imports of a worker (its leading import lines) are timed apart from the reading:
 # boards/s is the steady rate, so a library's start-up cost (bridgefiles ~0.3 s, endplay
@@ -219,7 +246,7 @@ def measure(kind: str, path: Path, workdir: Path) -> dict[str, float] | str:
 
 
 def measure_once(kind: str, path: Path, workdir: Path) -> dict[str, float] | str:
-    setup, body = split_imports(WORKERS[kind])
+    setup, body = split_imports(with_formats(WORKERS[kind], EAGER_FORMATS))
     code = _HARNESS.format(setup=setup, body=body)
     out = workdir / f"out-{kind}"
     proc = subprocess.run(
@@ -281,11 +308,14 @@ def main() -> None:
     parser.add_argument("--no-lin", action="store_true", help="skip the LIN measurements")
     parser.add_argument("--repeat", type=int, default=1,
                         help="best of so many runs per measurement (default 1)")
+    parser.add_argument("--lazy-formats", action="store_true",
+                        help="leave the format modules to the first read (time them as reading)")
     args = parser.parse_args()
-    global REPEAT
+    global REPEAT, EAGER_FORMATS
     REPEAT = max(1, args.repeat)
+    EAGER_FORMATS = not args.lazy_formats
     sizes = [int(x) for x in args.boards.split(",")]
-    kinds = ["scan", "read", "validate", "convert-pbn", "convert-lin", "convert-json"]
+    kinds = ["scan", "read", "headers", "validate", "convert-pbn", "convert-lin", "convert-json"]
     if args.only:
         kinds = [k for k in args.only.split(",")]
     installed = {m: have(m) for m in ("endplay", "bridgebots")}
@@ -304,7 +334,7 @@ def main() -> None:
                     print(row(f"{label} (PBN)", measure(worker, pbn, workdir)), flush=True)
             if not args.no_lin:
                 print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
-                for kind in ("scan", "read", "validate", "convert-pbn"):
+                for kind in ("scan", "read", "headers", "validate", "convert-pbn"):
                     if kind in kinds:
                         print(row(kind, measure(kind, lin, workdir)), flush=True)
                 for label, module, worker in PEERS["lin"]:

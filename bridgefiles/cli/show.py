@@ -9,17 +9,8 @@ import click
 
 import bridgefiles as bf
 from bridgefiles.cli import common
+from bridgefiles.formats.visitor import PickBoardNumbers, same_number
 from bridgefiles.render import can_print_symbols, render_board
-
-
-def same_number(asked: str, number: str | None) -> bool:
-    """Board ``1`` is board ``"01"`` (numbers compare as numbers, anything else as text)."""
-    if number is None:
-        return False
-    a, b = asked.strip(), number.strip()
-    if a.isdigit() and b.isdigit():
-        return int(a) == int(b)
-    return a.lower() == b.lower()
 
 
 @click.command()
@@ -36,7 +27,9 @@ def show(files: tuple[str, ...], board_number: str | None, ascii_only: bool,
     status = common.EXIT_OK
     for item in common.inputs(files):
         try:
-            for board in bf.read(item.path, source_format):
+            # Only the board asked for is built (a PBN reader stops at the others' tags).
+            picker = PickBoardNumbers({board_number}) if board_number is not None else None
+            for board in bf.read(item.path, source_format, visitor=picker):
                 if board_number is not None and not same_number(board_number,
                                                                 board.board_number):
                     continue

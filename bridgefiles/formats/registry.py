@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
 from bridgefiles.errors import UsageError
+from bridgefiles.formats.visitor import BoardVisitor
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Board, EscapeLine
 from bridgefiles.model.diagnostic import Diagnostic
@@ -45,6 +46,8 @@ class ReadOptions:
     max_line_length: int = 1_000_000
     max_boards: int | None = None
     limits: Limits = DEFAULT_LIMITS
+    # How much of each board to build (formats/visitor.py); None: every board whole.
+    visitor: BoardVisitor[Board] | None = None
 
     def __post_init__(self) -> None:
         limits = self.limits

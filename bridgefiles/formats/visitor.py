@@ -6,7 +6,13 @@ for. ``bridgefiles show --board N``, indexing a big archive and "tags only" scan
 need not build every auction and play.
 
 A reader that supports visitors has ``visit(lines, options, info, visitor)``, an
-iterator of ``visitor.result(board)`` for each board ``begin_board`` accepted.
+iterator of ``visitor.result(board)`` for each board ``begin_board`` accepted. The
+public way in is ``bridgefiles.read(source, visitor=...)`` (a visitor whose ``result``
+is the board, such as the three below).
+
+A PBN board's tags are read even when it is skipped: ``#`` and ``##`` carry values from
+board to board (PBN 2.9), so the next board's headers depend on them; nothing is built
+for it and nothing handed over.
 """
 
 from __future__ import annotations
@@ -29,6 +35,19 @@ class BoardVisitor(Generic[T]):
         """Whether to build the board ``index`` (0-based); False skips it: nothing is
         built and nothing is handed over for it."""
         return True
+
+    def end_headers(self, headers: Board) -> bool:
+        """Whether to build the rest of a board, given its headers (a board with its tags,
+        no auction or play): False skips it. Called only when a subclass overrides it,
+        by the readers that can stop after the headers (PBN; LIN builds the board and
+        hands it over, so a visitor that picks by headers also checks ``result``'s
+        board)."""
+        return True
+
+    @property
+    def picks_by_headers(self) -> bool:
+        """Whether this visitor decides from a board's headers (overrides end_headers)."""
+        return type(self).end_headers is not BoardVisitor.end_headers
 
     def result(self, board: Board) -> T:
         """What the reader hands over for a board it built."""
@@ -58,6 +77,35 @@ class PickBoards(BuildBoards):
         return index in self.wanted
 
 
+class PickBoardNumbers(BuildBoards):
+    """Only the boards whose Board tag is one of ``numbers`` (``1`` is ``"01"``), whole:
+    ``bridgefiles show --board N``. A PBN reader builds no other board past its tags."""
+
+    def __init__(self, numbers: set[str] | frozenset[str]) -> None:
+        self.numbers = frozenset(numbers)
+
+    def end_headers(self, headers: Board) -> bool:
+        return any(same_number(n, headers.board_number) for n in self.numbers)
+
+
+def same_number(asked: str, number: str | None) -> bool:
+    """Board ``1`` is board ``"01"`` (numbers compare as numbers, anything else as text)."""
+    if number is None:
+        return False
+    a, b = asked.strip(), number.strip()
+    if a.isdigit() and b.isdigit():
+        return int(a) == int(b)
+    return a.lower() == b.lower()
+
+
 BUILD_BOARDS = BuildBoards()
 
-__all__ = ["BUILD_BOARDS", "BoardVisitor", "BuildBoards", "HeadersOnly", "PickBoards"]
+__all__ = [
+    "BUILD_BOARDS",
+    "BoardVisitor",
+    "BuildBoards",
+    "HeadersOnly",
+    "PickBoardNumbers",
+    "PickBoards",
+    "same_number",
+]

@@ -17,7 +17,13 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 M = TypeVar("M", bound=BaseModel)
-_set = object.__setattr__
+_new = object.__new__
+# The setters of the four slots every pydantic model instance has: called directly, they
+# skip the attribute lookup ``object.__setattr__`` makes (a third of a build's cost).
+_SET_DICT = BaseModel.__dict__["__dict__"].__set__
+_SET_FIELDS = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_SET_EXTRA = BaseModel.__dict__["__pydantic_extra__"].__set__
+_SET_PRIVATE = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 @cache
@@ -39,6 +45,11 @@ def _defaults(cls: type[BaseModel]) -> tuple[dict[str, Any], bool]:
 _SHARED_SETS: dict[frozenset[str], set[str]] = {}
 
 
+# The shared set for the names a caller of make() gives, in the order given: make()'s
+# callers name the same fields the same way each time, so a tuple finds the set.
+_BY_NAMES: dict[tuple[str, ...], set[str]] = {}
+
+
 def shared_fields(names: Iterable[str]) -> set[str]:
     """The one shared set holding ``names``, for ``construct``'s ``fields_set``."""
     key = frozenset(names)
@@ -56,15 +67,16 @@ def make(cls: type[M], **values: Any) -> M:
     defaults, factories = _defaults(cls)
     if factories:
         return cls.model_construct(**values)
-    obj = cls.__new__(cls)
-    _set(obj, "__dict__", {**defaults, **values})
-    _set(obj, "__pydantic_fields_set__", shared_fields(values.keys()))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
+    obj = _new(cls)
+    _SET_DICT(obj, {**defaults, **values})
+    names = tuple(values)
+    fields = _BY_NAMES.get(names)
+    if fields is None:
+        fields = _BY_NAMES[names] = shared_fields(names)
+    _SET_FIELDS(obj, fields)
+    _SET_EXTRA(obj, None)
+    _SET_PRIVATE(obj, None)
     return obj
-
-
-_new = object.__new__
 
 
 _FIELD_COUNT: dict[type[BaseModel], int] = {}
@@ -83,26 +95,31 @@ def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
     if len(data) != count:  # a field added to the model since the caller was written
         data = {**_defaults(cls)[0], **data}
     obj = _new(cls)
-    _set(obj, "__dict__", data)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
+    _SET_DICT(obj, data)
+    _SET_FIELDS(obj, fields_set)
+    _SET_EXTRA(obj, None)
+    _SET_PRIVATE(obj, None)
     return obj
 
 
-def construct_all(cls: type[M], rows: list[dict[str, Any]]) -> list[M]:
+def construct_all(
+    cls: type[M], rows: list[dict[str, Any]], fields_set: set[str] | None = None
+) -> list[M]:
     """:func:`construct` for many values of one model, each ``rows`` item holding every
-    field; all fields count as set. One call for a whole section of cards or calls."""
+    field; all fields count as set unless ``fields_set`` says which do. One call for a
+    whole section of cards or calls, or a game's run of tags."""
     if rows and len(rows[0]) != len(cls.model_fields):
-        return [construct(cls, row, shared_fields(row.keys())) for row in rows]
-    names = shared_fields(frozenset(cls.model_fields))
+        return [construct(cls, row, fields_set or shared_fields(row.keys())) for row in rows]
+    names = fields_set if fields_set is not None else shared_fields(frozenset(cls.model_fields))
     out: list[M] = []
     append = out.append
+    new, set_dict, set_fields = _new, _SET_DICT, _SET_FIELDS
+    set_extra, set_private = _SET_EXTRA, _SET_PRIVATE
     for row in rows:
-        obj = _new(cls)
-        _set(obj, "__dict__", row)
-        _set(obj, "__pydantic_fields_set__", names)
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
+        obj = new(cls)
+        set_dict(obj, row)
+        set_fields(obj, names)
+        set_extra(obj, None)
+        set_private(obj, None)
         append(obj)
     return out

@@ -316,7 +316,7 @@ def take_cards(acc: BoardState, run: Run) -> None:
 
 def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
     """The boards of a LIN text, one at a time."""
-    return visit(lines, options, info, BUILD_BOARDS)
+    return visit(lines, options, info, options.visitor or BUILD_BOARDS)
 
 
 def visit(

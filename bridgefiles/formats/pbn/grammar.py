@@ -24,4 +24,3 @@ def grammar_text() -> str:
     package_file = bridgefiles.__file__ or __file__
     root = Path(package_file).resolve().parents[1 if bridgefiles.__file__ else 3]
     return (root / "grammars" / "pbn.lark").read_text(encoding="utf-8")
-

@@ -45,7 +45,7 @@ Game = tuple[list[Lexeme], list[Section], tuple[int, int] | None]
 @cache
 def _master() -> tuple[re.Pattern[str], frozenset[str]]:
     """The grammar's terminals as one regex, in the order Lark's lexer tries them."""
-    grammar = Lark(grammar_text(), parser="lalr", lexer="basic")
+    grammar = Lark(grammar_text(), parser=None, lexer="basic")  # terminals only: no LALR tables
     terminals = sorted(
         grammar.terminals,
         key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),

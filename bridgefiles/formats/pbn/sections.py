@@ -14,17 +14,22 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from bridgefiles.model.annotations import (
-    NO_ANNOTATIONS,
-    SUFFIX_NAGS,
-    Annotations,
-    Comment,
+from bridgefiles.formats.pbn.items import (
+    ENTRY_SET,
+    SLOT_SET,
+    Item,
+    card_of,
+    entry_model,
+    slot_model,
+    unplain,
 )
+from bridgefiles.formats.pbn.plain import read_plain
+from bridgefiles.model.annotations import NO_ANNOTATIONS, SUFFIX_NAGS, Annotations, Comment
 from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind
-from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
-from bridgefiles.model.cards import ALL_CARDS, Card, Strain
+from bridgefiles.model.calls import Call
+from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.diagnostic import Severity
-from bridgefiles.model.fast import construct, construct_all, make, shared_fields
+from bridgefiles.model.fast import construct, construct_all
 from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
 from bridgefiles.model.seats import Seat
 
@@ -43,25 +48,6 @@ TOKEN = re.compile(
 _CALL = re.compile(r"pass|xx?|[1-7](?:nt|[cdhs])", re.IGNORECASE)
 _CARD = re.compile(r"[SHDCshdc][AKQJTakqjt2-9]")
 
-# The plain words of a section, as the token path reads them (Card.parse, Call.parse):
-# data made of these alone takes the fast path of SectionReader.data.
-_PLAIN_CARDS: dict[str, Card] = {}
-for _card in ALL_CARDS:
-    for _s in (_card.suit.value, _card.suit.value.lower()):
-        for _r in (_card.rank.char, _card.rank.char.lower()):
-            _PLAIN_CARDS[_s + _r] = _card
-_PLAIN_CALLS: dict[str, Call] = {"Pass": PASS, "PASS": PASS, "pass": PASS}
-for _call in (DOUBLE, REDOUBLE, *ALL_BIDS):
-    _PLAIN_CALLS[_call.text] = _call
-    _PLAIN_CALLS[_call.text.lower()] = _call
-_WORD = re.compile(r"\S+")
-_NOTE_REF = {f"={n}=": n for n in range(1, 33)}  # the note references _annotation takes
-# Every field is given when the reader builds these (the fields-set pydantic keeps).
-_ENTRY_FIELDS = frozenset(AuctionEntry.model_fields)
-_SLOT_FIELDS = frozenset(PlayedCard.model_fields)
-_ENTRY_SET = shared_fields(_ENTRY_FIELDS)
-_SLOT_SET = shared_fields(_SLOT_FIELDS)
-
 AUCTION_ONLY_NAGS = frozenset({*range(1, 7), 13, *range(20, 94)})
 PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
 
@@ -75,107 +61,19 @@ def tokens(text: str, line: int, column: int) -> Iterator[tuple[str, str, int, i
             yield kind, m.group(), line + i, base + m.start()
 
 
-@dataclass(slots=True)
-class _Item:
-    """A call or card being read, with its annotations, before it becomes a model."""
-
-    line: int
-    column: int
-    kind: EntryKind = EntryKind.CALL
-    call: Call | None = None
-    slot: Slot = Slot.CARD
-    card: Card | None = None
-    insufficient: bool = False
-    text: str | None = None  # an unknown call's token as written
-    revoke: bool = False
-    lead_out_of_turn: bool = False
-    suffix: str | None = None
-    note: int | None = None
-    nags: list[int] | None = None  # made when the first NAG comes (most items have none)
-    comments: list[Comment] | None = None
-    last: str | None = None  # what the next comment follows
-
-    def annotations(self) -> Annotations:
-        if self.suffix is None and self.note is None and self.nags is None and not self.comments:
-            return NO_ANNOTATIONS
-        return make(
-            Annotations,
-            suffix=self.suffix,
-            note=self.note,
-            nags=tuple(self.nags or ()),
-            alert=False,
-            explanation=None,
-            comments=tuple(self.comments or ()),
-        )
-
-
-_CARD_SLOT = Slot.CARD
-_CALL_ENTRY = EntryKind.CALL
-
-
-def _unplain(model: AuctionEntry | PlayedCard) -> _Item:
-    """A plain call or card back as an _Item, for an annotation or comment to come."""
-    line, column = model.line or 0, model.column or 0
-    if isinstance(model, PlayedCard):
-        return _Item(line, column, card=model.card)
-    return _Item(line, column, call=model.call)
-
-
-def _card_of(item: _Item | AuctionEntry | PlayedCard) -> Card | None:
-    return None if isinstance(item, AuctionEntry) else item.card
-
-
-def _entry_model(item: _Item | AuctionEntry | PlayedCard) -> AuctionEntry:
-    if isinstance(item, AuctionEntry):
-        return item
-    assert isinstance(item, _Item)  # an auction holds no PlayedCard
-    return construct(
-        AuctionEntry,
-        {
-            "kind": item.kind,
-            "call": item.call,
-            "insufficient": item.insufficient,
-            "text": item.text,
-            "annotations": item.annotations(),
-            "line": item.line,
-            "column": item.column,
-        },
-        _ENTRY_SET,
-    )
-
-
-def _slot_model(item: _Item | AuctionEntry | PlayedCard) -> PlayedCard:
-    if isinstance(item, PlayedCard):
-        return item
-    assert isinstance(item, _Item)  # a play holds no AuctionEntry
-    return construct(
-        PlayedCard,
-        {
-            "slot": item.slot,
-            "card": item.card,
-            "revoke": item.revoke,
-            "lead_out_of_turn": item.lead_out_of_turn,
-            "annotations": item.annotations(),
-            "line": item.line,
-            "column": item.column,
-        },
-        _SLOT_SET,
-    )
-
-
 @dataclass
 class SectionReader:
     """Reads the tokens of one Auction (``play=False``) or Play section."""
 
     play: bool
     problems: list[Problem]
-    # _Item while a call or card may still take annotations; plain ones read by the fast
-    # path are their models already (see _plain), made into an _Item again if need be.
-    items: list[_Item | AuctionEntry | PlayedCard] = field(default_factory=list)
+    # Item while a call or card may still take annotations; plain ones read by the fast
+    # path are their models already (see _plain), made into an Item again if need be.
+    items: list[Item | AuctionEntry | PlayedCard] = field(default_factory=list)
     comments: list[Comment] = field(default_factory=list)  # before the first token
-    end_item: _Item | None = None  # AP or '*' with its annotations
+    end_item: Item | None = None  # AP or '*' with its annotations
     end: str = ""
-    plus: _Item | None = None  # the '+' (in the play it is also one of the items)
+    plus: Item | None = None  # the '+' (in the play it is also one of the items)
     plus_index: int | None = None
     pending_mark: str | None = None  # ^I / ^R / ^L waiting for its call or card
     note_refs: list[tuple[int, int, int]] = field(default_factory=list)  # (n, line, col)
@@ -187,7 +85,7 @@ class SectionReader:
         self.problems.append((code, Severity.ERROR, message, line, column))
 
     @property
-    def _current(self) -> _Item | None:
+    def _current(self) -> Item | None:
         if self.end_item is not None:
             return self.end_item
         if self.plus is not None and not self.play:
@@ -195,8 +93,8 @@ class SectionReader:
         if not self.items:
             return None
         last = self.items[-1]
-        if not isinstance(last, _Item):
-            last = self.items[-1] = _unplain(last)
+        if not isinstance(last, Item):
+            last = self.items[-1] = unplain(last)
         return last
 
     def comment(self, comment: Comment) -> None:
@@ -240,88 +138,28 @@ class SectionReader:
 
     def _plain(self, text: str, line: int, column: int) -> bool:
         """Data of plain calls or cards only (and a last ``AP`` or ``*``), nothing pending:
-        read here in one pass, as the token path would read it. False, having changed
-        nothing, when the token path must read the data (DESIGN.md, Performance)."""
+        read by plain.py in one pass, as the token path would read it. False, having
+        changed nothing, when the token path must read the data."""
         if self.end or self.plus is not None or self.pending_mark is not None:
             return False
-        play = self.play
-        # plain ones as their models' fields, built in one batch at the end
-        found: list[_Item | dict[str, object]] = []
-        unplained = False
-        end: _Item | None = None  # AP or '*', the last word
-        end_mark = ""
-        refs: list[tuple[int, int, int]] = []
-        for i, row in enumerate(text.splitlines()):
-            base = column if i == 0 else 1
-            for m in _WORD.finditer(row):
-                if end is not None:
-                    return False  # something after AP or '*': the token path reports it
-                word = m.group()
-                if play:
-                    card = _PLAIN_CARDS.get(word)
-                    if card is not None:
-                        found.append(
-                            {
-                                "slot": _CARD_SLOT,
-                                "card": card,
-                                "revoke": False,
-                                "lead_out_of_turn": False,
-                                "annotations": NO_ANNOTATIONS,
-                                "line": line + i,
-                                "column": base + m.start(),
-                            }
-                        )
-                        continue
-                else:
-                    call = _PLAIN_CALLS.get(word)
-                    if call is not None:
-                        found.append(
-                            {
-                                "kind": _CALL_ENTRY,
-                                "call": call,
-                                "insufficient": False,
-                                "text": None,
-                                "annotations": NO_ANNOTATIONS,
-                                "line": line + i,
-                                "column": base + m.start(),
-                            }
-                        )
-                        continue
-                    if word.upper() == "AP":
-                        end_mark = AuctionEnd.ALL_PASS.value
-                        end = _Item(line + i, base + m.start())
-                        continue
-                ref = _NOTE_REF.get(word)
-                if ref is not None and found and not isinstance(found[-1], _Item):
-                    last = found[-1]  # as _annotation reads =n=
-                    target = found[-1] = _Item(
-                        last["line"],  # type: ignore[arg-type]
-                        last["column"],  # type: ignore[arg-type]
-                        card=last.get("card"),  # type: ignore[arg-type]
-                        call=last.get("call"),  # type: ignore[arg-type]
-                    )
-                    unplained = True
-                    target.note = ref
-                    target.last = "note"
-                    refs.append((ref, line + i, base + m.start()))
-                    continue
-                if word != "*":
-                    return False
-                end_mark = "*"
-                end = _Item(line + i, base + m.start())
+        read = read_plain(text, line, column, self.play)
+        if read is None:
+            return False
+        found, refs, end, end_mark = read
         count = len(found) + len(refs) + (end is not None)
         if self.max_tokens is not None and self.token_count + count > self.max_tokens:
             return False
         self.token_count += count
-        model: type[PlayedCard] | type[AuctionEntry] = PlayedCard if play else AuctionEntry
-        if not unplained:
+        model: type[PlayedCard] | type[AuctionEntry] = PlayedCard if self.play else AuctionEntry
+        if not refs:
             self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
         else:
+            every = SLOT_SET if self.play else ENTRY_SET  # each row holds every field
             for item in found:
-                if isinstance(item, _Item):
+                if isinstance(item, Item):
                     self.items.append(item)
                 else:
-                    self.items.append(construct(model, item, shared_fields(item.keys())))
+                    self.items.append(construct(model, item, every))
         self.note_refs.extend(refs)
         if end is not None:
             self.end = end_mark
@@ -350,9 +188,9 @@ class SectionReader:
                 self._problem(f"{self.pending_mark} before AP", line, column)
                 self.pending_mark = None
             self.end = AuctionEnd.ALL_PASS.value
-            self.end_item = _Item(line, column)
+            self.end_item = Item(line, column)
             return
-        item = _Item(line, column)
+        item = Item(line, column)
         if tok == "-":
             if any(
                 not isinstance(i, PlayedCard) and i.kind is not EntryKind.NONE for i in self.items
@@ -387,7 +225,7 @@ class SectionReader:
     def _card(self, tok: str, line: int, column: int) -> None:
         if self._after_end(tok, line, column):
             return
-        item = _Item(line, column)
+        item = Item(line, column)
         if tok == "-":
             item.slot = Slot.UNKNOWN
         elif _CARD.fullmatch(tok):
@@ -420,7 +258,7 @@ class SectionReader:
             if self.plus is not None and not self.play:
                 self._problem("'*' and '+' together: '+' means the auction goes on", line, column)
             self.end = "*"
-            self.end_item = _Item(line, column)
+            self.end_item = Item(line, column)
             return
         # '+'
         if self.end:
@@ -430,14 +268,14 @@ class SectionReader:
             self._problem("a second '+': only one is allowed", line, column)
             return
         if self.play:
-            item = _Item(line, column, slot=Slot.NEXT)
+            item = Item(line, column, slot=Slot.NEXT)
             self.plus = item
             self.plus_index = len(self.items)
             self.items.append(item)
             return
         if self._auction_complete():
             self._problem("'+' after a completed auction", line, column)
-        self.plus = _Item(line, column)
+        self.plus = Item(line, column)
 
     def _auction_complete(self) -> bool:
         calls = [
@@ -463,7 +301,7 @@ class SectionReader:
             if self.pending_mark:
                 self._problem(f"{self.pending_mark} before ^S", line, column)
                 self.pending_mark = None
-            self.items.append(_Item(line, column, kind=EntryKind.SKIP))
+            self.items.append(Item(line, column, kind=EntryKind.SKIP))
             return
         if self.pending_mark == mark:
             self._problem(
@@ -507,7 +345,7 @@ class SectionReader:
         else:
             self._nag(target, tok, line, column)
 
-    def _nag(self, target: _Item, tok: str, line: int, column: int) -> None:
+    def _nag(self, target: Item, tok: str, line: int, column: int) -> None:
         body = tok[1:]
         if not body.isdigit():
             self._problem(f"{tok!r} is not a NAG $n (a number 0-255)", line, column, "nag")
@@ -529,7 +367,7 @@ class SectionReader:
         target.last = f"${n}"
         self._suffix_nag_clash(target, line, column)
 
-    def _suffix_nag_clash(self, target: _Item, line: int, column: int) -> None:
+    def _suffix_nag_clash(self, target: Item, line: int, column: int) -> None:
         if target.suffix is None:
             return
         low = 7 if self.play else 1
@@ -553,9 +391,9 @@ class SectionReader:
         leader = first
         for t in range(trick):
             slots = self.items[4 * t : 4 * t + 4]
-            if len(slots) < 4 or any(_card_of(i) is None for i in slots):
+            if len(slots) < 4 or any(card_of(i) is None for i in slots):
                 return
-            order = [_card_of(slots[(first.distance(leader) + k) % 4]) for k in range(4)]
+            order = [card_of(slots[(first.distance(leader) + k) % 4]) for k in range(4)]
             leader = trick_winner(leader, [c for c in order if c is not None], strain)
         slots = self.items[4 * trick : 4 * trick + 4]
         start = first.distance(leader)
@@ -567,9 +405,9 @@ class SectionReader:
             item = slots[pos]
             if item is self.plus:
                 seen_plus = True
-            elif seen_plus and _card_of(item) is not None:
+            elif seen_plus and card_of(item) is not None:
                 self._problem(
-                    f"card {_card_of(item)} comes after '+' in the order of play",
+                    f"card {card_of(item)} comes after '+' in the order of play",
                     item.line or 0,
                     item.column or 0,
                 )
@@ -582,7 +420,7 @@ class SectionReader:
             )
 
     def auction_entries(self) -> tuple[AuctionEntry, ...]:
-        return tuple(_entry_model(i) for i in self.items)
+        return tuple(entry_model(i) for i in self.items)
 
     def auction_end(self) -> tuple[AuctionEnd, Annotations]:
         if self.plus is not None:
@@ -592,7 +430,7 @@ class SectionReader:
         return AuctionEnd.OPEN, NO_ANNOTATIONS
 
     def play_slots(self) -> tuple[PlayedCard, ...]:
-        return tuple(_slot_model(i) for i in self.items)
+        return tuple(slot_model(i) for i in self.items)
 
     def play_end(self) -> tuple[PlayEnd, Annotations]:
         if self.end_item is not None:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from bridgefiles.formats.decode import text_lines
 from bridgefiles.formats.pbn.tags import TABLES, TAG_PAIR
 from bridgefiles.model.diagnostic import Severity
 
@@ -39,17 +40,15 @@ MAX_PBN_LINE = 255  # including the line end, counted as one character (PBN 2.1)
 _TABLE_SPECIAL = re.compile(r'[\[{;"]')
 
 
-@dataclass
 class RawGame:
-    """The lines of one game (line ends kept) and what the line checks found."""
+    """The text of one game (line ends kept), where it starts, what the line checks found."""
 
-    lines: list[str]  # the lines, or runs of them joined (long runs of % lines)
-    first_line: int
-    problems: list[Problem] = field(default_factory=list)
+    __slots__ = ("first_line", "problems", "text")
 
-    @property
-    def text(self) -> str:
-        return "".join(self.lines)
+    def __init__(self, lines: list[str], first_line: int, problems: list[Problem]) -> None:
+        self.text = "".join(lines)
+        self.first_line = first_line
+        self.problems = problems
 
 
 @dataclass
@@ -200,6 +199,45 @@ def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
             )
 
 
+def _odd(pending: list[str], text: str, latin1: bool) -> bool:
+    """Whether some line of ``text`` may hold what the line checks report (a long line,
+    a character PBN forbids, in strict mode one outside ISO-8859-1): one look at the
+    whole game."""
+    if max(map(len, pending)) > 200 or _BAD_CHAR.search(text):
+        return True
+    return latin1 and _NOT_LATIN1.search(text) is not None
+
+
+def _phase(problem: Problem) -> int:
+    """Where a problem stands among a line's problems: the cut of a line over the limit,
+    then the line checks, then a comment that goes over the limit (the order they were
+    found in when each line was checked as it was read)."""
+    code, _, message, _, _ = problem
+    if code != "limit":
+        return 1
+    return 0 if message.startswith("line of") else 2
+
+
+def _with_checks(
+    problems: list[Problem], pending: list[str], text: str, first: int, latin1: bool
+) -> list[Problem]:
+    """``problems`` with what the line checks find in ``pending`` (lines from ``first``),
+    each in its line's place."""
+    if not _odd(pending, text, latin1):
+        return problems
+    found: list[Problem] = []
+    lineno = first
+    for line in text_lines(text):
+        if len(line) > 200 or not line.isascii() or _BAD_CHAR.search(line):
+            _check_line(line, lineno, found)
+            if latin1 and not line.isascii():
+                _check_latin1(line, lineno, found)
+        lineno += 1
+    if not found:
+        return problems
+    return sorted([*problems, *found], key=lambda p: (p[3], _phase(p)))
+
+
 def split_games(
     lines: Iterator[str],
     max_line_length: int = 1_000_000,
@@ -237,10 +275,6 @@ def split_games(
                 )
             )
             line = line[:max_line_length] + ("\n" if line.endswith(("\n", "\r")) else "")
-        if len(line) > 200 or not line.isascii() or _BAD_CHAR.search(line):
-            _check_line(line, lineno, problems)
-            if latin1 and not line.isascii():
-                _check_latin1(line, lineno, problems)
         if in_brace:
             in_brace, _ = _scan(line, True)
             pending.append(line)
@@ -267,17 +301,21 @@ def split_games(
                 pending[-loose:] = ["".join(pending[-loose:])]
                 loose = 0
             continue
-        if not line.strip(_BLANK):
+        if first in _BLANK and not line.strip(_BLANK):  # (first is "" for an empty line)
             pending.append(line)
             if has_content:
-                yield Split("game", RawGame(pending, start, problems))
+                game = RawGame(pending, start, problems)
+                game.problems = _with_checks(problems, pending, game.text, start, latin1)
+                yield Split("game", game)
                 pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
                 table = _Table()
             continue
         if not preamble_done:
             preamble_done = True
             if pending:
-                yield Split("preamble", RawGame(pending, start, []))
+                game = RawGame(pending, start, [])
+                problems = _with_checks(problems, pending, game.text, start, latin1)
+                yield Split("preamble", game)
                 pending, start, loose = [], lineno, 0
         if first == "[" and "{" not in line and ";" not in line:
             has_content = True
@@ -293,10 +331,13 @@ def split_games(
             has_content = has_content or content
             comment_size = len(line)
         pending.append(line)
+    if not pending:
+        return
+    game = RawGame(pending, start, problems)
+    game.problems = _with_checks(problems, pending, game.text, start, latin1)
     if has_content:
-        yield Split("game", RawGame(pending, start, problems))
-    elif pending:
-        if not preamble_done:
-            yield Split("preamble", RawGame(pending, start, problems))
-        else:
-            yield Split("trailer", RawGame(pending, start, problems))
+        yield Split("game", game)
+    elif not preamble_done:
+        yield Split("preamble", game)
+    else:
+        yield Split("trailer", game)

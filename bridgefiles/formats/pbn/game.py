@@ -1,0 +1,324 @@
+"""Reads one PBN game's tokens into a Board: the tags in file order (identification
+tags, ``#``/``##`` inheritance, limits), then the sections' data, then the checks.
+
+``#`` and ``##`` policy (PBN 2.9; we follow the reference verifier):
+
+* ``"##text"``: the value is ``text`` and becomes the default of the tag for the
+  games that follow. A later game without the tag gets it as an *implied*
+  TagPair (``implied=True``, no line), which writers leave out.
+* ``"#"``: the value is the current default if one is active, else the value of
+  the same tag in the nearest earlier game that had one, else ``""`` (with an
+  info). It also ends the default, as the verifier's ``[Hidden "#"]`` shows.
+* A plain value ends the default: later games no longer inherit it.
+
+``TagPair.value`` is always the resolved value; ``TagPair.raw`` keeps what was
+written. ``#`` or ``##`` on Dealer, Vulnerable, Deal, Declarer, Contract,
+Auction, Play or Note is a ``tag-value`` error and is not resolved.
+"""
+
+from __future__ import annotations
+
+from bridgefiles.formats.pbn.game_end import EndPart
+from bridgefiles.formats.pbn.game_sections import SectionsPart
+from bridgefiles.formats.pbn.lexer import Lexeme, lex_game
+from bridgefiles.formats.pbn.tags import (
+    EXPORT_PAIR,
+    EXPORT_RUN,
+    EXTENSIONS,
+    KNOWN,
+    NO_INHERITANCE,
+    TABLES,
+    TAG_NAME,
+    TAG_PAIR,
+    Finding,
+    check_deal,
+    check_value,
+    unescape,
+)
+from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.diagnostic import Severity
+from bridgefiles.model.fast import construct_all, shared_fields
+
+# Known tags that are not plain identification tags: the general path reads them.
+_PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
+_TAG_SET = shared_fields({"name", "value", "raw", "line", "column"})
+
+
+class GameReader(SectionsPart, EndPart):
+    """Reads one game's tokens into a Board."""
+
+    # -- the game ---------------------------------------------------------------------
+    def board(self) -> Board:
+        """The whole board (or its headers only, if the reader was made for that)."""
+        self.read_headers()
+        return self.headers_board() if self.headers_only else self.rest()
+
+    def headers_board(self) -> Board:
+        """The board with its tags (and what the tags' pass found), no section built."""
+        return self.build()
+
+    def rest(self) -> Board:
+        """Read the sections the headers' pass left, and build the whole board."""
+        for step in self.deferred:
+            step()
+        self.deferred = []
+        self.finish()
+        return self.build()
+
+    def read_headers(self) -> None:
+        """The tags of the game, in file order; the sections' data is left for later."""
+        text = self.game.text
+        parse_text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+        lead, sections, cut = lex_game(parse_text, self.limits.max_commands_per_board)
+        if cut is not None:
+            self.problem(
+                "limit",
+                "the game's tokens (tags, comments, escape lines, section runs) go over the "
+                f"limit max_commands_per_board={self.limits.max_commands_per_board:,}; the "
+                "rest of the game is not read (raise it with Limits(max_commands_per_board=...))",
+                self.offset + cut[0],
+                cut[1],
+            )
+        for tok in lead:
+            self.lead_item(tok)
+        if sections:
+            self.first_tag_line = self.pos(sections[0][0])[0]
+        limits = self.limits
+        max_tags = limits.max_tags_per_game
+        max_value = limits.max_value_length
+        for tags_tok, items in sections:
+            run = self.tag_run(tags_tok)
+            last = len(run) - 1
+            for i, (name, written, line, col, vline, vcol) in enumerate(run):
+                if col != 1 and self.state.export:
+                    self.not_in_column_one(f"tag {name}", line, col)
+                if (
+                    max_tags is not None
+                    and max_value is not None
+                    and self.tag_count < max_tags
+                    and len(written) <= max_value
+                ):
+                    self.tag_count += 1  # within both limits: what within_limits would say
+                    raw = written
+                else:
+                    kept = self.within_limits(name, written, line, col, vline, vcol)
+                    if kept is None:
+                        continue
+                    raw = kept
+                if i == last and items:
+                    self.flush_tags()
+                    self.section(name, raw, line, col, vline, vcol, items)
+                elif not self.simple_tag(name, raw, line, col, vline, vcol):
+                    self.flush_tags()
+                    self.section(name, raw, line, col, vline, vcol, [])
+        self.flush_tags()
+        self.add_implied()
+
+    def flush_tags(self) -> None:
+        """The plain tags read since the last flush, built in one go, in their place."""
+        if self.plain_tags:
+            self.tags.extend(construct_all(TagPair, self.plain_tags, _TAG_SET))
+            self.plain_tags = []
+
+    def lead_item(self, tok: Lexeme) -> None:
+        kind = tok.type
+        if kind in ("BRACE_COMMENT", "LINE_COMMENT"):
+            self.comments.append(self.comment(tok))
+        elif kind == "ESCAPE":
+            self.escape(tok)
+        elif kind == "DATA":
+            line, col = self.pos(tok)
+            self.problem(
+                "syntax", f"text before the first tag: {str(tok).split()[0][:20]!r}", line, col
+            )
+        else:
+            self.junk(tok)
+
+    # -- a tag and what follows it ------------------------------------------------------
+    def tag_run(self, tok: Lexeme) -> list[tuple[str, str, int, int, int, int]]:
+        """Each tag pair of a TAGS token: name, raw value, line, column, value line, column."""
+        text = tok.text
+        line, col = self.offset + tok.line, tok.column
+        if EXPORT_RUN.fullmatch(text):  # one tag a line: positions from the layout
+            out = []
+            for k, (name, value) in enumerate(EXPORT_PAIR.findall(text)):
+                out.append((name, value, line + k, col, line + k, col + len(name) + 2))
+                col = 1
+            return out
+        out = []
+        if "\n" not in text:  # tags on one line
+            for m in TAG_PAIR.finditer(text):
+                out.append((m[1], m[2], line, col + m.start(), line, col + m.start(2) - 1))
+            return out
+        line_start = -col + 1  # offset of the (virtual) start of the token's first line
+        prev = 0
+        for m in TAG_PAIR.finditer(text):
+            start, quote = m.start(), m.start(2) - 1
+            newlines = text.count("\n", prev, start)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", prev, start) + 1
+            tline, tcol = line, start - line_start + 1
+            inner = text.count("\n", start, quote)
+            if inner:
+                vline, vcol = line + inner, quote - text.rfind("\n", start, quote)
+            else:
+                vline, vcol = line, quote - line_start + 1
+            out.append((m[1], m[2], tline, tcol, vline, vcol))
+            prev = start
+        return out
+
+    def within_limits(
+        self, name: str, raw: str, line: int, col: int, vline: int, vcol: int
+    ) -> str | None:
+        """The value to read (cut at max_value_length), or None past max_tags_per_game."""
+        limits = self.limits
+        self.tag_count += 1
+        if limits.exceeded("max_tags_per_game", self.tag_count):
+            if self.tag_count == (limits.max_tags_per_game or 0) + 1:
+                d = limits.check(
+                    "max_tags_per_game",
+                    self.tag_count,
+                    what="a game's tag count",
+                    consequence="the tags after it are not read",
+                )
+                if d is not None:
+                    self.problem(d.code, d.message, line, col)
+            return None
+        if limits.exceeded("max_value_length", len(raw)):
+            d = limits.check(
+                "max_value_length",
+                len(raw),
+                what=f"the value of tag {name}",
+                consequence="the rest of it is not read",
+            )
+            if d is not None:
+                self.problem(d.code, d.message, vline, vcol)
+            raw = raw[: limits.max_value_length]
+        return raw
+
+    def simple_tag(self, name: str, raw: str, line: int, col: int, vline: int, vcol: int) -> bool:
+        """The common case, done quickly: a known identification tag seen for the first time,
+        with a plain value. False when the general path must take it."""
+        if name not in _PLAIN_TAGS or name in self.seen or raw[:1] == "#" or "\\" in raw:
+            return False
+        self.seen.add(name)
+        state = self.state
+        if state.defaults:
+            state.defaults.pop(name, None)
+        state.last[name] = raw
+        if "\t" in raw:
+            self.problem("syntax", "tab inside a string", vline, vcol)
+        if raw in ("", "?"):
+            found: tuple[Finding, ...] = ()
+        elif name == "Deal":
+            found = tuple(check_deal(raw))
+        else:
+            found = check_value(name, raw)
+        for code, sev, msg in found:
+            self.problems.append((code, sev, f"{name}: {msg}", vline, vcol))
+        self.plain_tags.append(  # built by flush_tags, with _TAG_SET (what make() records)
+            {
+                "name": name,
+                "value": raw,
+                "raw": None,
+                "comments": (),
+                "section": (),
+                "line": line,
+                "column": col,
+                "implied": False,
+            }
+        )
+        return True
+
+    def section(
+        self, name: str, raw: str, line: int, col: int, vline: int, vcol: int, items: list[Lexeme]
+    ) -> None:
+        name_col = col + 1
+        if not name:
+            self.problem("syntax", "tag pair has no name", line, col)
+            self.other_items(items, None)
+            return
+        if name not in KNOWN and not TAG_NAME.fullmatch(name):
+            self.problem(
+                "syntax", f"tag name {name!r} must start with a capital letter", line, name_col
+            )
+        if "\t" in raw:
+            self.problem("syntax", "tab inside a string", vline, vcol)
+        where = (vline, vcol)
+        if name == "Play" and raw == "" and name not in self.seen:
+            # [Play ""]: no play recorded, as the verifier reads it (not a section)
+            self.seen.add(name)
+            self.other_items(items, self.tag_pair(name, raw, raw, line, col))
+            return
+        if name in ("Auction", "Play") and name not in self.seen:
+            self.seen.add(name)
+            if self.open_section(name, raw, line, col, where, items):
+                return
+            pair = self.tag_pair(name, raw, raw, line, col)
+            self.other_items(items, pair, data_error="section not read: its tag is unreadable")
+            return
+        if name == "Note":
+            self.note(raw, line, col, where, items)
+            return
+        if name in self.seen:
+            self.problem(
+                "duplicate-tag",
+                f"tag {name} repeated; the first one is used",
+                line,
+                name_col,
+                Severity.WARNING,
+            )
+            pair = self.tag_pair(name, raw, unescape(raw), line, col)
+            self.other_items(items, pair, keep_quiet=True)
+            return
+        self.seen.add(name)
+        value = self.resolve(name, raw, where)
+        if name in TABLES:
+            self.table(name, raw, value, line, col, where, items)
+            return
+        if name not in KNOWN:
+            what = "a known extension, not" if name in EXTENSIONS else "not"
+            self.problem(
+                "unknown-tag", f"tag {name} is {what} part of PBN", line, name_col, Severity.INFO
+            )
+        elif not (raw.startswith("#") and name in NO_INHERITANCE):
+            self.check(name, value, where)
+        pair = self.tag_pair(name, raw, value, line, col)
+        self.other_items(items, pair, keep_quiet=name not in KNOWN)
+
+    def check(self, name: str, value: str, where: tuple[int, int]) -> None:
+        if name == "Deal" and value not in ("", "?"):
+            found = tuple(check_deal(value))
+        else:
+            found = check_value(name, value)
+        for code, sev, msg in found:
+            self.problem(code, f"{name}: {msg}", where[0], where[1], sev)
+
+    def resolve(self, name: str, raw: str, where: tuple[int, int]) -> str:
+        """The value in use, with ``#``/``##`` resolved (see the module docstring)."""
+        if not raw.startswith("#"):
+            value = unescape(raw)
+            self.state.defaults.pop(name, None)
+            self.state.last[name] = value
+            return value
+        if name in NO_INHERITANCE:
+            self.problem("tag-value", f"{name} may not inherit a value with '#' or '##'", *where)
+            return unescape(raw)
+        if raw.startswith("##"):
+            value = unescape(raw[2:])
+            self.state.defaults[name] = value
+        elif raw == "#":
+            if name in self.state.defaults:
+                value = self.state.defaults.pop(name)
+            elif name in self.state.last:
+                value = self.state.last[name]
+            else:
+                value = ""
+                self.problem(
+                    "tag-value", f'{name} "#": no earlier game gives a value', *where, Severity.INFO
+                )
+        else:
+            value = unescape(raw)
+        self.state.last[name] = value
+        return value

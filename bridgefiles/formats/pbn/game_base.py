@@ -1,0 +1,207 @@
+"""What the parts of a PBN game's reading share: the game's state and its small helpers.
+
+A game is read by :class:`bridgefiles.formats.pbn.game.GameReader`, made of three parts:
+this base (the state, positions, comments, tag pairs), the sections' part
+(game_sections.py: Auction, Play, Note, tables) and the end (game_end.py: the checks
+made once the game is read, and the Board built).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from bridgefiles.formats.pbn.lexer import Lexeme
+from bridgefiles.formats.pbn.sections import SectionReader
+from bridgefiles.formats.pbn.split import RawGame
+from bridgefiles.limits import DEFAULT_LIMITS, Limits
+from bridgefiles.model.annotations import Comment, CommentKind, Note
+from bridgefiles.model.board import Column, EscapeLine, Table, TagPair
+from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.model.fast import make
+from bridgefiles.model.seats import Seat
+
+SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
+Problem = tuple[str, Severity, str, int, int]
+
+
+@dataclass
+class FileState:
+    """What one game passes on to the next: ``##`` defaults and last values."""
+
+    defaults: dict[str, str] = field(default_factory=dict)
+    last: dict[str, str] = field(default_factory=dict)
+    table_columns: dict[str, tuple[Column, ...]] = field(default_factory=dict)
+    export: bool = False  # the file says "% EXPORT": its layout is checked against pbn.md 3
+
+
+def diagnostics_of(
+    problems: list[Problem], path: str | None, board: str | None
+) -> list[Diagnostic]:
+    """The problems found, as diagnostics of ``board`` in the file ``path``."""
+    return [
+        make(
+            Diagnostic,
+            code=code,
+            severity=sev,
+            message=msg,
+            law=None,
+            line=line,
+            column=col,
+            trick=None,
+            seat=None,
+            path=path,
+            board=board,
+        )
+        for code, sev, msg, line, col in problems
+    ]
+
+
+class GameBase:
+    """A game's state while it is read, and what every part of the reading uses."""
+
+    def __init__(
+        self,
+        game: RawGame,
+        index: int,
+        state: FileState,
+        path: str | None,
+        limits: Limits = DEFAULT_LIMITS,
+        headers_only: bool = False,
+    ) -> None:
+        self.limits = limits
+        self.headers_only = headers_only
+        # The sections' work (calls, cards, notes, table rows), done after the tags: a
+        # board read for its headers only skips it (formats/visitor.py).
+        self.deferred: list[Callable[[], None]] = []
+        self.tag_count = 0
+        self.first_tag_line: int | None = None
+        self.game = game
+        self.index = index
+        self.state = state
+        self.path = path
+        self.offset = game.first_line - 1
+        self.problems: list[Problem] = list(game.problems)
+        self.tags: list[TagPair] = []
+        self.plain_tags: list[dict[str, object]] = []  # plain tags not built yet (flush_tags)
+        self.seen: set[str] = set()
+        self.comments: list[Comment] = []
+        self.escapes: list[EscapeLine] = []
+        self.tables: list[Table] = []
+        self.auction: SectionReader | None = None
+        self.play: SectionReader | None = None
+        self.auction_tag: tuple[Seat, int, int, list[Comment]] | None = None
+        self.play_tag: tuple[Seat, int, int, list[Comment]] | None = None
+        self.auction_notes: list[Note] = []
+        self.auction_indices: set[int] = set()
+        self.play_indices: set[int] = set()
+        self.play_notes: list[Note] = []
+        self.latest: str | None = None  # "auction" or "play": where Note tags go
+
+    def problem(
+        self, code: str, message: str, line: int, column: int, severity: Severity = Severity.ERROR
+    ) -> None:
+        self.problems.append((code, severity, message, line, column))
+
+    def not_in_column_one(self, what: str, line: int, column: int) -> None:
+        """Export format starts each tag, and a section's first token, on a new line
+        (pbn.md 3 and 12.6; the verifier's "No new line")."""
+        self.problem(
+            "syntax",
+            f"{what} does not start in column 1, as the export format the file "
+            "declares ('% EXPORT') requires",
+            line,
+            column,
+            Severity.WARNING,
+        )
+
+    def pos(self, tok: Lexeme) -> tuple[int, int]:
+        return self.offset + (tok.line or 1), tok.column or 1
+
+    def comment(self, tok: Lexeme) -> Comment:
+        line, col = self.pos(tok)
+        text = str(tok)
+        if text.startswith(";"):
+            return make(
+                Comment, text=text[1:], kind=CommentKind.LINE, line=line, column=col, follows=None
+            )
+        if text.endswith("}"):
+            body = text[1:-1]
+        else:  # it runs to the end of the game: the game's closing blank lines are not its text
+            body = re.sub(r"(?:\n[ \t\v\f]*)+\Z", "", text[1:])
+            self.problem(
+                "syntax", "comment '{' is not closed before the end of the game", line, col
+            )
+        return make(Comment, text=body, kind=CommentKind.BRACE, line=line, column=col, follows=None)
+
+    def escape(self, tok: Lexeme) -> None:
+        line, _ = self.pos(tok)
+        self.escapes.append(make(EscapeLine, text=str(tok)[1:], line=line))
+
+    def junk(self, tok: Lexeme) -> None:
+        line, col = self.pos(tok)
+        text = str(tok)
+        if tok.type == "BADTAG":
+            body = text[1:].rstrip("]").strip()
+            if '"' not in body:
+                msg = (
+                    "tag pair has no value"
+                    if re.fullmatch(r"[A-Za-z0-9_]*", body)
+                    else "tag value is not a quoted string"
+                )
+            elif body.count('"') % 2 == 1 or not text.endswith("]"):
+                msg = "tag pair not closed: the string or ']' is missing on this line"
+            else:
+                msg = 'tag pair is not [Name "value"]'
+            self.problem("syntax", f"{msg}: {text.strip()[:40]!r} skipped", line, col)
+        else:
+            self.problem("syntax", f"unexpected character {text!r}", line, col)
+
+    def tag_pair(self, name: str, raw: str, value: str, line: int, col: int) -> TagPair:
+        pair = make(
+            TagPair,
+            name=name,
+            value=value,
+            raw=None if raw == value else raw,
+            comments=(),
+            section=(),
+            line=line,
+            column=col,
+            implied=False,
+        )
+        self.tags.append(pair)
+        return pair
+
+    def other_items(
+        self,
+        items: list[Lexeme],
+        pair: TagPair | None,
+        *,
+        keep_quiet: bool = False,
+        data_error: str | None = None,
+    ) -> None:
+        """Comments, escapes and section data after an identification tag."""
+        comments: list[Comment] = []
+        data: list[str] = []
+        for tok in items:
+            kind = tok.type
+            if kind in ("BRACE_COMMENT", "LINE_COMMENT"):
+                comments.append(self.comment(tok))
+            elif kind == "ESCAPE":
+                self.escape(tok)
+            elif kind == "DATA":
+                data.append(str(tok).rstrip())
+                if not keep_quiet or data_error:
+                    line, col = self.pos(tok)
+                    msg = data_error or "text after a tag that has no section data"
+                    self.problem("syntax", f"{msg}: {str(tok).split()[0][:20]!r}", line, col)
+            else:
+                self.junk(tok)
+        if pair is not None and (comments or data):
+            updated = pair.model_copy(update={"comments": tuple(comments), "section": tuple(data)})
+            # the pair is the tag just read, so it is the last one (no search: linear time)
+            at = (
+                len(self.tags) - 1 if self.tags and self.tags[-1] is pair else self.tags.index(pair)
+            )
+            self.tags[at] = updated

@@ -1,0 +1,118 @@
+"""The fast path of a section's data: rows of plain calls or cards, read in one pass.
+
+Most data of a real file is plain: calls or cards one space apart, a note reference
+``=n=`` now and then, ``AP`` or ``*`` at the end. This path reads such data as the
+token path (sections.py) would and gives up, having changed nothing, on anything
+else (DESIGN.md, Performance).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from itertools import repeat
+from typing import NamedTuple
+
+from bridgefiles.formats.pbn.items import Item, call_fields, card_fields
+from bridgefiles.model.auction import AuctionEnd
+from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
+from bridgefiles.model.cards import ALL_CARDS, Card
+
+# The plain words of a section, as the token path reads them (Card.parse, Call.parse).
+PLAIN_CARDS: dict[str, Card] = {}
+for _card in ALL_CARDS:
+    for _s in (_card.suit.value, _card.suit.value.lower()):
+        for _r in (_card.rank.char, _card.rank.char.lower()):
+            PLAIN_CARDS[_s + _r] = _card
+PLAIN_CALLS: dict[str, Call] = {"Pass": PASS, "PASS": PASS, "pass": PASS}
+for _call in (DOUBLE, REDOUBLE, *ALL_BIDS):
+    PLAIN_CALLS[_call.text] = _call
+    PLAIN_CALLS[_call.text.lower()] = _call
+NOTE_REFS = {f"={n}=": n for n in range(1, 33)}  # the note references the token path takes
+_WORD = re.compile(r"\S+")
+
+
+class Plain(NamedTuple):
+    """What the fast path read: the calls or cards (plain ones as their models' fields,
+    those with a note reference as Items), the references, and the ending AP or '*'."""
+
+    found: list[Item | dict[str, object]]
+    refs: list[tuple[int, int, int]]  # (n, line, column)
+    end: Item | None
+    end_mark: str
+
+
+def _words(row: str, base: int) -> list[tuple[str, int]]:
+    return [(m.group(), base + m.start()) for m in _WORD.finditer(row)]
+
+
+def read_plain(text: str, line: int, column: int, play: bool) -> Plain | None:
+    """The data ``text`` (starting at ``line``:``column``) of a Play (``play``) or
+    Auction section, if it is plain; None when the token path must read it."""
+    found: list[Item | dict[str, object]] = []
+    refs: list[tuple[int, int, int]] = []
+    end: Item | None = None  # AP or '*', the last word
+    end_mark = ""
+    cards, calls, note_refs = PLAIN_CARDS, PLAIN_CALLS, NOTE_REFS
+    for i, row in enumerate(text.splitlines()):
+        ln = line + i
+        base = column if i == 0 else 1
+        words = row.split()
+        pairs: Iterable[tuple[str, int]]
+        if end is None and " ".join(words) == row:  # words one space apart
+            if play and len(row) == 3 * len(words) - 1:
+                # two-character words (the usual play row): plain cards, all of them?
+                columns = range(base, base + len(row), 3)
+                row_cards = list(map(cards.get, words))
+                if all(row_cards):  # (no None: a card is always true, no __eq__ called)
+                    found.extend(map(card_fields, row_cards, repeat(ln), columns))  # type: ignore[arg-type]
+                    continue
+                pairs = zip(words, columns, strict=True)
+            elif not play:
+                row_calls = list(map(calls.get, words))
+                if all(row_calls):  # plain calls only (no None)
+                    col = base
+                    for call, word in zip(row_calls, words, strict=True):
+                        found.append(call_fields(call, ln, col))  # type: ignore[arg-type]
+                        col += len(word) + 1
+                    continue
+                pairs = _words(row, base)
+            else:
+                pairs = _words(row, base)
+        else:
+            pairs = _words(row, base)
+        for word, col in pairs:
+            if end is not None:
+                return None  # something after AP or '*': the token path reports it
+            if play:
+                card = cards.get(word)
+                if card is not None:
+                    found.append(card_fields(card, ln, col))
+                    continue
+            else:
+                call = calls.get(word)
+                if call is not None:
+                    found.append(call_fields(call, ln, col))
+                    continue
+                if word.upper() == "AP":
+                    end_mark = AuctionEnd.ALL_PASS.value
+                    end = Item(ln, col)
+                    continue
+            ref = note_refs.get(word)
+            if ref is not None and found and not isinstance(found[-1], Item):
+                last = found[-1]  # as the token path reads =n=
+                target = found[-1] = Item(
+                    last["line"],  # type: ignore[arg-type]
+                    last["column"],  # type: ignore[arg-type]
+                    card=last.get("card"),  # type: ignore[arg-type]
+                    call=last.get("call"),  # type: ignore[arg-type]
+                )
+                target.note = ref
+                target.last = "note"
+                refs.append((ref, ln, col))
+                continue
+            if word != "*":
+                return None
+            end_mark = "*"
+            end = Item(ln, col)
+    return Plain(found, refs, end, end_mark)
