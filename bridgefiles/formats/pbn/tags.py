@@ -182,7 +182,7 @@ def check_percentage(value: str) -> list[Finding]:
 
 def check_note(value: str) -> list[Finding]:
     head, colon, _ = value.partition(":")
-    if not colon or not head.strip().isdigit():
+    if not colon or not head.strip().isdecimal():
         return _err(f"note {value!r} does not start with 'n:' (n from 1 to 32)", "note")
     if not 1 <= int(head) <= 32:
         return _err(f"note index {head.strip()} is not 1-32", "note")
