@@ -186,9 +186,66 @@ def _run(kind: str, data: bytes, scratch: str) -> int:
             cli.main([*args, "-j", "1"], standalone_mode=True)
         written = [n for n in os.listdir(scratch) if n.startswith("out")]
         return sum(os.path.getsize(os.path.join(scratch, n)) for n in written)
+    if kind.startswith(("read:", "validate:", "load+score:")):
+        what, _, fmt = kind.partition(":")
+        with contextlib.suppress(bf.BridgeFileError):
+            if what == "load+score":
+                bf.score(bf.load(io.BytesIO(data), fmt))
+            for board in bf.read(io.BytesIO(data), fmt) if what != "load+score" else ():
+                if what == "validate":
+                    bf.validate(board)
+        return 0
     with contextlib.suppress(bf.BridgeFileError):
         bf.loads(data, kind)
     return 0
+
+
+# -- the memory constant (issue 15): peak RSS over a fixed base, against the largest board --
+def _lin_event(n: int) -> bytes:
+    return bf.dumps(bf.loads(_event(n, "pbn"), "pbn"), "lin").encode()
+
+
+_LIN_HEAD = _LIN_BOARD.rstrip(b"\n")
+SHAPES: list[tuple[str, str, Callable[[int], bytes], int, bool]] = [
+    # name, format, input of size n, first n, one board (True) or many
+    ("PBN: many small boards (generated)", "pbn", lambda n: _event(n, "pbn"), 500, False),
+    ("PBN: one board, one long commentary", "pbn",
+     lambda n: _pbn("{" + "word " * n + "}"), 25_000, True),
+    ("PBN: one board, many {c} comments", "pbn", lambda n: _pbn("{c}\n" * n), 12_500, True),
+    ("PBN: one board, a long auction", "pbn",
+     lambda n: _pbn('[Auction "N"]\n' + "1C X XX\n" * n), 4_000, True),
+    ("LIN: many small boards (generated)", "lin", _lin_event, 500, False),
+    ("LIN: one board, many nt commands", "lin",
+     lambda n: _LIN_HEAD + b"nt|hello|" * n + b"\n", 12_500, True),
+    ("LIN: one board, many mb commands", "lin",
+     lambda n: _LIN_HEAD + b"mb|p|" * n + b"\n", 12_500, True),
+]
+
+
+def constant(steps: int, only: str | None) -> None:
+    """Peak RSS of read, validate, load+score and convert over the base of a one-board
+    file, for many small boards and for one big board: the per-byte constant."""
+    print("memory constant: MB = real peak (ru_maxrss) of a fresh process less that of the "
+          "same operation on a one-board file, less the input bytes the harness holds; "
+          "per byte = bytes of memory per byte of the largest board (for many boards: "
+          "of the average board)")
+    print(f"{'shape':40} {'operation':13} {'n':>7} {'bytes':>10} {'MB':>7} {'per byte':>9}")
+    tiny = _pbn("")
+    for name, fmt, make, first, one_board in SHAPES:
+        if only and only.lower() not in name.lower():
+            continue
+        for op in ("read", "validate", "load+score", "convert:json"):
+            kind = op if op.startswith("convert") else f"{op}:{fmt}"
+            base = measure(kind, tiny if fmt == "pbn" else _LIN_BOARD, False)
+            for step in range(steps):
+                n = first * 4**step
+                data = make(n)
+                got = measure(kind, data, False)
+                # less what the harness holds before the run (the input bytes)
+                extra = (got["rss"] - base["rss"] - (got["base"] - base["base"])) / 1e6
+                board = len(data) if one_board else len(data) / n
+                print(f"{name:40} {op:13} {n:>7,} {len(data):>10,} {extra:>7.1f} "
+                      f"{1e6 * extra / board:>9.1f}", flush=True)
 
 
 def child(kind: str, path: str, traced: bool) -> None:
@@ -237,9 +294,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="real peak (RSS) only, no second run under tracemalloc")
     parser.add_argument("--child", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--traced", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--constant", action="store_true",
+                        help="measure the memory constant (RSS against the largest board)")
     opts = parser.parse_args(argv)
     if opts.child:
         child(opts.child[0], opts.child[1], opts.traced)
+        return 0
+    if opts.constant:
+        constant(3 if not opts.quick else 2, opts.only)
         return 0
     steps = 3 if opts.quick else 4
     print("each size in a fresh process: RSS MB = real peak (ru_maxrss) less the process "
