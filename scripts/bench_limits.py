@@ -29,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bridgefiles as bf
+from bridgefiles import fuzzing
 from bridgefiles.formats.decode import LineDecoder
 from bridgefiles.limits import Limits
 
@@ -127,17 +128,10 @@ CASES += [
 
 
 # -- issue 15, output amplification and the command line (the seams' part) ----------------
-_DEAL = "3SAKQJHAKQJDAKQCAK,S2345H2345D2345C3,S6789H6789D6789C4,"
-
-
-def _vugraph(boards: int, header: int = 20_000, names: int = 2_000) -> bytes:
-    """A vugraph header (event, eight players) the LIN reader copies into every board; the
-    header grows with the boards (n=32: 20,000 and 8 x 2,000 characters, 39 KB), so
-    without a budget the output grows as the square of the input."""
-    header, names = header * boards // 32, names * boards // 32
-    players = ",".join(f"n{i}{'y' * names}" for i in range(8))
-    body = "".join(f"qx|o{i}|md|{_DEAL}|mb|p|mb|p|mb|p|mb|p|pg||\n" for i in range(boards))
-    return (f"vg|{'x' * header},Seg,I,1,{boards},A,0,B,0|\npn|{players}|\n" + body).encode()
+def _vugraph(boards: int) -> bytes:
+    """Issue 15's vugraph header, growing with the boards (n=32: 39 KB), so without a
+    budget the output grows as the square of the input."""
+    return fuzzing.vugraph_header(20_000 * boards // 32, 2_000 * boards // 32, boards)
 
 
 CASES += [

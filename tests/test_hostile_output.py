@@ -17,24 +17,15 @@ from click.testing import CliRunner
 
 import bridgefiles as bf
 from bridgefiles.cli import main
+from bridgefiles.fuzzing import vugraph_header as vugraph
 from bridgefiles.limits import Limits
 from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.table import have_parquet
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "corpus" / "real"
-DEAL = "3SAKQJHAKQJDAKQCAK,S2345H2345D2345C3,S6789H6789D6789C4,"
 GAME = b'[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Contract "3NT"]\n[Declarer "S"]\n' \
     b'[Result "9"]\n\n'
-
-
-def vugraph(header: int = 20_000, names: int = 2_000, boards: int = 32) -> bytes:
-    """A LIN vugraph file whose header (event name, eight player names) the reader copies
-    into every board: 39 KB that became 2.1 MB of JSON (53x) before the budget."""
-    head = f"vg|{'x' * header},Seg,I,1,{boards},A,0,B,0|\n"
-    players = ",".join(f"n{i}{'y' * names}" for i in range(8))
-    body = "".join(f"qx|o{i}|md|{DEAL}|mb|p|mb|p|mb|p|mb|p|pg||\n" for i in range(1, boards + 1))
-    return (head + f"pn|{players}|\n" + body).encode()
 
 
 def leftovers(folder: Path) -> list[str]:

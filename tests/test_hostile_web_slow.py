@@ -1,6 +1,7 @@
-"""Issue #15, slow uploads: uvicorn has no timeout for a request body, so the upload
+"""Issue #15 in the upload service: uvicorn has no timeout for a request body, so the
 service cuts off an upload that stalls (``Settings.upload_idle_s``) or trickles past
-``Settings.upload_total_s`` with a 408, and leaves nothing behind."""
+``Settings.upload_total_s`` with a 408; a conversion over its output budget is a 422;
+nothing is left behind."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ pytest.importorskip("fastapi", reason="the upload service needs the 'web' extra"
 
 from starlette.requests import Request
 
+from bridgefiles.fuzzing import vugraph_header as vugraph
 from bridgefiles.web.app import Settings
 from bridgefiles.web.upload import UploadError, receive
 
@@ -64,3 +66,23 @@ def test_an_upload_at_a_steady_pace_is_taken(tmp_path: Path) -> None:
 def test_the_settings_have_finite_timeouts() -> None:
     settings = Settings()
     assert 0 < settings.upload_idle_s <= 60 and 0 < settings.upload_total_s <= 600
+
+
+def test_a_converted_upload_over_its_output_budget_is_a_422(tmp_path: Path) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from fastapi.testclient import TestClient
+
+    from bridgefiles.web.app import create_app
+
+    app = create_app(Settings(workers=1, temp_dir=str(tmp_path)))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.post("/api/convert?to=json", files={"file": ("vg.lin", vugraph())})
+        assert answer.status_code == 422, answer.text
+        assert "max_output_factor" in answer.json()["error"]
+        fine = client.post("/api/convert?to=json",
+                           files={"file": ("vg.lin", vugraph(header=10, names=3))})
+        assert fine.status_code == 200 and fine.content.startswith(b'{"bridgefiles"')
+    assert list(tmp_path.iterdir()) == []
