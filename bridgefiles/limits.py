@@ -38,6 +38,18 @@ class Limits:
     The defaults are far above any real bridge file (the largest in the corpus is
     2.6 MB with 10,000 boards; a PBN line is at most 255 characters by the
     standard) and low enough that one read stays within a few hundred MB.
+
+    Memory (measured 2026-12-01 on ``main`` as of this session, peak RSS of fresh
+    processes, ``scripts/bench_limits.py --constant``): reading, validating and
+    converting stream a board at a time, so their peak is a fixed base (about 40 MB:
+    interpreter, imports) plus at most about **310 bytes per byte of the largest
+    board** (the worst shape: one PBN game of a 512 KB auction, 156 MB; 800 KB of
+    ``{c}`` comments in one game, 67 bytes a byte; many small boards add nothing
+    measurable). ``max_commands_per_board`` caps a board, so no board costs more
+    than about 240 MB whatever its size (LIN lines of bars plateau at 196 MB from
+    280 KB to 1.1 MB; the LIN reader's per-command memory is being cut, so its
+    figures will change). Scoring and the preserve layout hold the whole file:
+    about 80 bytes per byte of the file (8,000 generated boards, 4.5 MB: 355 MB).
     """
 
     max_file_size: int | None = 512 * _MiB
