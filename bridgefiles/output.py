@@ -182,7 +182,7 @@ def remove_stale_temporaries(path: Path, suffixes: tuple[str, ...] = (".tmp", ".
         return
     for tmp in candidates:
         pid_text = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
-        if not pid_text.isdigit() or _alive(int(pid_text)):
+        if not pid_text.isdecimal() or _alive(int(pid_text)):
             continue
         with contextlib.suppress(OSError):
             tmp.unlink()

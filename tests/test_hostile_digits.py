@@ -5,6 +5,8 @@ now a finding about the file."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import bridgefiles as bf
@@ -31,3 +33,33 @@ def test_a_superscript_digit_is_a_finding_not_a_crash(extra: str) -> None:
     assert "internal" not in found
     if "ScoreTable" not in extra:
         assert {"note", "nag"} & set(found), found
+
+
+DEAL = "md|3SAKQJHAKQJDAKQCAK,S2345H2345D2345C3,S6789H6789D6789C4,|"
+MORE = {
+    "PBN board number": ("pbn", '[Board "²"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                                '[Contract "3NT"]\n[Declarer "N"]\n[Result "9"]\n\n'),
+    "LIN undo count": ("lin", f"pn|a,b,c,d|{DEAL}mb|1S|mb|p|up|²|\n"),
+    "LIN vugraph first board": ("lin", f"vg|e,s,I,²,2,A,0,B,0|\nrs|3NT,4S|\n"
+                                       f"qx|o1|{DEAL}mb|p|mb|p|mb|p|mb|p|pg||\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(MORE.values()), ids=list(MORE))
+def test_a_superscript_digit_anywhere_is_no_internal_error(case: tuple[str, str]) -> None:
+    fmt, text = case
+    loaded = bf.loads(text.encode("utf-8"), fmt)
+    for board in bf.score(loaded).boards:
+        bf.validate(board)
+    for to in ("pbn", "lin", "json"):
+        bf.dumps(loaded, to)
+    assert "internal" not in [d.code for d in loaded.all_diagnostics()]
+
+
+def test_a_stale_temporary_named_with_a_superscript_is_left_alone(tmp_path: Path) -> None:
+    from bridgefiles.output import remove_stale_temporaries
+
+    odd = tmp_path / ".x.pbn.²3.a.part"
+    odd.write_text("")
+    remove_stale_temporaries(tmp_path / "x.pbn")
+    assert odd.exists()

@@ -112,7 +112,7 @@ def check_date(value: str) -> list[Finding]:
 
 
 def check_board(value: str) -> list[Finding]:
-    if value.isdigit() and int(value) > 0:
+    if value.isdecimal() and int(value) > 0:
         return []
     return _err(f"board number {value!r} is not a positive integer")
 
