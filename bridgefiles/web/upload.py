@@ -212,7 +212,7 @@ async def receive(request: Request, folder: str, limit: int, *, idle: float = ID
             415, "send the file as multipart/form-data in a field named 'file'"
         )
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit + MULTIPART_SLACK:
+    if declared is not None and declared.isdecimal() and int(declared) > limit + MULTIPART_SLACK:
         raise UploadError(413, _too_large(limit))
     upload = Upload(folder=folder)
     receiver = _Receiver(upload, limit)
