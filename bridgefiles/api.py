@@ -22,7 +22,7 @@ from bridgefiles.limits import Limits
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.model.file import BridgeFile
-from bridgefiles.output import output_charset, write_stream, write_text_file
+from bridgefiles.output import Budget, output_charset, write_stream, write_text_file
 from bridgefiles.reading import (
     SNIFF_BYTES,
     Source,
@@ -284,9 +284,12 @@ def dumps(
     *,
     layout: Layout = "export",
     on_diagnostic: Callable[[Diagnostic], None] | None = None,
+    max_size: int | None = None,
 ) -> str:
     """Text in ``format`` ("pbn" export format, "lin", "json"); ``layout="preserve"``
-    gives back the text as read for boards that were not changed.
+    gives back the text as read for boards that were not changed. ``max_size``: at
+    most that many characters, else a ``limit`` BridgeFileError (for a file read from
+    ``n`` bytes, ``Limits().output_budget(n)`` is the budget ``bf.convert`` applies).
 
     >>> bridge_file = loads('[Board "4"]\\n[Dealer "W"]\\n')
     >>> dumps(bridge_file, "pbn").splitlines()[:4]
@@ -296,7 +299,19 @@ def dumps(
     ...
     bridgefiles.errors.UsageError: unknown format 'html' (known: csv, json, lin, parquet, pbn, url)
     """
-    return "".join(iter_dumps(obj, format, layout=layout, on_diagnostic=on_diagnostic))
+    pieces = iter_dumps(obj, format, layout=layout, on_diagnostic=on_diagnostic)
+    budget = sized(max_size)
+    return "".join(pieces if budget is None else budget.counted(pieces))
+
+
+def sized(max_size: int | None) -> Budget | None:
+    """The output budget of ``max_size`` bytes (``None``: none); a UsageError unless it is
+    a positive int."""
+    if max_size is None:
+        return None
+    if not isinstance(max_size, int) or isinstance(max_size, bool) or max_size < 1:
+        raise UsageError(f"max_size must be a positive int or None, not {max_size!r}")
+    return Budget(most=max_size)
 
 
 def dumps_with_diagnostics(
@@ -320,6 +335,7 @@ def write(
     encoding: str | None = None,
     through: bool = False,
     on_diagnostic: Callable[[Diagnostic], None] | None = None,
+    max_size: int | None = None,
 ) -> None:
     """Write to a path (atomically: a temporary file, then a rename) or an open stream.
 
@@ -327,6 +343,8 @@ def write(
     PBN unless told. Bytes go to a binary stream in the format's charset (the
     registry's, or the file's own for PBN). Only a regular file is ever replaced: a
     symbolic link, FIFO or device is refused unless ``through=True`` writes through it.
+    ``max_size`` (bytes) bounds the output as in :func:`dumps`: over it, a path is left
+    as it was; a stream keeps what it was given before.
 
     >>> import io
     >>> out = io.BytesIO()
@@ -338,7 +356,7 @@ def write(
         fmt = writable_format(format or "pbn")
         charset = output_charset(obj, fmt.name, encoding, layout)
         write_stream(iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic),
-                     target, charset)
+                     target, charset, budget=sized(max_size))
         return
     path = os.fspath(target)
     if format is None:
@@ -349,7 +367,7 @@ def write(
     fmt = writable_format(format)
     charset = output_charset(obj, fmt.name, encoding, layout)
     pieces = iter_dumps(obj, fmt.name, layout=layout, on_diagnostic=on_diagnostic)
-    write_text_file(pieces, path, charset, through=through)
+    write_text_file(pieces, path, charset, through=through, budget=sized(max_size))
 
 
 def check_laws(laws: str) -> str:

@@ -38,6 +38,7 @@ from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.model.file import BridgeFile
 from bridgefiles.output import (
+    Budget,
     charset_for,
     check_target,
     copy_file_to_stream,
@@ -159,6 +160,8 @@ def convert(
         done = Conversion(path=opened.path, format=info.format or "unknown", to=fmt.name,
                           target=os.fspath(target) if to_path else None)  # type: ignore[arg-type]
         emit = _emitter(done, on_diagnostic)
+        budget = Budget(options.limits, lambda: opened.consumed, strict=options.strict,
+                        path=opened.path, on_limit=emit)
         if first is None:  # not a clean file: say what reading found, and write nothing
             for diag in info.diagnostics:
                 emit(diag)
@@ -166,7 +169,7 @@ def convert(
         stream = _checked(chain([first], boards), done, emit, check, laws, on_board)
         _write(stream, target, fmt, done, info, emit, score=score, layout=layout, laws=laws,
                replace=replace, method=method, verify=verify, encoding=encoding,
-               through=through)
+               through=through, budget=budget)
         for diag in info.diagnostics:
             emit(diag)
         return done
@@ -213,8 +216,9 @@ def _scored(boards: Iterable[Board], info: FileInfo, emit: Finding, laws: Laws,
     whole = file_from_info(list(boards), info, info.format or "pbn")
     scored = score_file(whole, method=method, laws=laws, replace=replace)
     for before, after in zip(whole.boards, scored.boards, strict=True):
+        known = set(before.diagnostics)  # a set: a board may hold thousands of findings
         for diag in after.diagnostics:
-            if diag not in before.diagnostics:
+            if diag not in known:
                 emit(_named(diag, after))
     return scored
 
@@ -222,8 +226,13 @@ def _scored(boards: Iterable[Board], info: FileInfo, emit: Finding, laws: Laws,
 def _write(boards: Iterator[Board], target: Target, fmt: Format, done: Conversion,
            info: FileInfo, emit: Finding, *, score: bool, layout: Layout, laws: Laws,
            replace: bool, method: str | None, verify: bool, encoding: str | None,
-           through: bool) -> None:
-    """Write to a temporary file, check it, then put it in place (or copy it to a stream)."""
+           through: bool, budget: Budget) -> None:
+    """Write to a temporary file, check it, then put it in place (or copy it to a stream).
+
+    The output may not pass ``budget`` (``Limits.max_output_factor`` times the bytes
+    read, plus ``max_output_base``): a header copied into every board must not turn a
+    small upload into gigabytes. Over it, the temporary file is removed, nothing is put
+    in place, and the conversion fails with a ``limit`` finding."""
     data: BridgeFile | Iterable[Board]
     if score or layout == "preserve":
         whole = (_scored(boards, info, emit, laws, replace, method) if score
@@ -245,8 +254,9 @@ def _write(boards: Iterator[Board], target: Target, fmt: Format, done: Conversio
         if fmt.kind == "table":
             from bridgefiles.table import write_table
 
-            write_table(data if not isinstance(data, BridgeFile) else data.boards, final,
-                        fmt.name, path=done.path)
+            rows = data if not isinstance(data, BridgeFile) else data.boards
+            write_table(_within(rows, final, budget), final, fmt.name, path=done.path)
+            budget.spend(os.path.getsize(final))
             charset = fmt.charset
         else:
             named = adapted(data.boards if isinstance(data, BridgeFile) else data, fmt.name,
@@ -255,7 +265,7 @@ def _write(boards: Iterator[Board], target: Target, fmt: Format, done: Conversio
                    else named)
             pieces = iter_dumps(out, fmt.name, layout=layout)
             charset = _text_out(pieces, final, fmt, info, data if known else None, encoding,
-                                layout)
+                                layout, budget)
         if digests:
             from bridgefiles.verify import verify_output
 
@@ -271,6 +281,15 @@ def _write(boards: Iterator[Board], target: Target, fmt: Format, done: Conversio
             os.unlink(final)
 
 
+def _within(boards: Iterable[Board], final: str, budget: Budget) -> Iterator[Board]:
+    """Boards for a table writer, the size of its file checked against ``budget`` as
+    they go (the writer buffers, so a check lags by a buffer at most)."""
+    for board in boards:
+        yield board
+        with contextlib.suppress(OSError):
+            budget.spend(os.path.getsize(final))
+
+
 def _scratch(suffix: str) -> str:
     fd, name = tempfile.mkstemp(prefix="bridgefiles-", suffix=suffix)
     os.close(fd)
@@ -279,22 +298,22 @@ def _scratch(suffix: str) -> str:
 
 def _text_out(pieces: Iterator[str], final: str, fmt: Format, info: FileInfo,
               whole: BridgeFile | Iterable[Board] | None, asked: str | None,
-              layout: Layout) -> str:
+              layout: Layout, budget: Budget) -> str:
     """The text into ``final`` in its charset: known up front for a whole file, else
     (streaming) settled by what the reader found, through a UTF-8 spool."""
     if whole is not None or asked is not None or (fmt.name != "pbn" and layout == "export"):
         read_as = whole.encoding if isinstance(whole, BridgeFile) else None
         charset = charset_for(fmt.name, read_as, asked, layout)
-        transcode(pieces, final, charset)
+        transcode(pieces, final, charset, budget=budget)
         return charset
     spool = _scratch(".spool")
     try:
-        transcode(pieces, spool, "utf-8")
+        transcode(pieces, spool, "utf-8", budget=budget)
         if info.format != "pbn" and info.encoding != "str":  # PBN from LIN or JSON
             charset = fitting_charset(spool, info.encoding)
         else:
             charset = charset_for(fmt.name, info.encoding, None, layout)
-        transcode(_spooled(spool), final, charset)
+        transcode(_spooled(spool), final, charset, budget=budget)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(spool)

@@ -11,6 +11,9 @@ Where each limit is enforced:
 * ``max_file_size``, ``max_line_length`` (``max_board_size`` for JSON) -- the decode layer
   (:mod:`bridgefiles.formats.decode`), for every format;
 * ``max_boards`` -- the api layer (:mod:`bridgefiles.api`), for every format;
+* ``max_output_factor``, ``max_output_base`` -- the writing of ``bf.convert``
+  (:mod:`bridgefiles.conversion`, through :class:`bridgefiles.output.Budget`), for
+  every output format, and ``bf.write``/``bf.dumps`` given ``max_size``;
 * ``max_tags_per_game``, ``max_value_length``, ``max_comment_size``,
   ``max_nesting``, ``max_commands_per_board`` -- inside the format readers, through
   :meth:`Limits.check`, which returns the diagnostic to attach (or raises in
@@ -35,6 +38,18 @@ class Limits:
     The defaults are far above any real bridge file (the largest in the corpus is
     2.6 MB with 10,000 boards; a PBN line is at most 255 characters by the
     standard) and low enough that one read stays within a few hundred MB.
+
+    Memory (measured 2026-12-01 on ``main`` as of this session, peak RSS of fresh
+    processes, ``scripts/bench_limits.py --constant``): reading, validating and
+    converting stream a board at a time, so their peak is a fixed base (about 40 MB:
+    interpreter, imports) plus at most about **310 bytes per byte of the largest
+    board** (the worst shape: one PBN game of a 512 KB auction, 156 MB; 800 KB of
+    ``{c}`` comments in one game, 67 bytes a byte; many small boards add nothing
+    measurable). ``max_commands_per_board`` caps a board, so no board costs more
+    than about 240 MB whatever its size (LIN lines of bars plateau at 196 MB from
+    280 KB to 1.1 MB; the LIN reader's per-command memory is being cut, so its
+    figures will change). Scoring and the preserve layout hold the whole file:
+    about 80 bytes per byte of the file (8,000 generated boards, 4.5 MB: 355 MB).
     """
 
     max_file_size: int | None = 512 * _MiB
@@ -67,6 +82,17 @@ class Limits:
     max_number_digits: int | None = 30
     """Digits of a number in a score table, its exponent counted (``1E6`` has 7): a
     longer one is not used, so no cell makes the scorer's arithmetic slow."""
+    max_output_factor: int | None = 32
+    """Bytes written per input byte read, over ``max_output_base`` (``bf.convert``, so
+    ``convert``, ``score`` and the upload service): the output budget is
+    ``max_output_factor * input bytes + max_output_base``. Going over it stops the
+    writing with a ``limit`` error and leaves nothing written. The largest ratio in the
+    real corpus is 9.0 (``endplay__example3.pbn``, 1.9 MB of PBN to 17.6 MB of JSON);
+    a file that repeats a big header on every board (a LIN vugraph ``vg``/``pn`` of
+    36 KB over 32 boards: 53x to JSON) goes over it. ``None``: no output budget."""
+    max_output_base: int | None = 256 * 1024
+    """Bytes of output allowed whatever the input's size (a format's fixed overhead:
+    a Parquet schema is 6.6 KB), added to the budget of ``max_output_factor``."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -87,6 +113,13 @@ class Limits:
         """Whether ``value`` goes over the setting ``name`` (``None``: never)."""
         limit: int | None = getattr(self, name)
         return limit is not None and value > limit
+
+    def output_budget(self, input_bytes: int) -> int | None:
+        """The most bytes an output of an ``input_bytes`` input may take (``None``: no
+        budget): ``max_output_factor * input_bytes + max_output_base``."""
+        if self.max_output_factor is None:
+            return None
+        return self.max_output_factor * max(0, input_bytes) + (self.max_output_base or 0)
 
     def check(
         self,

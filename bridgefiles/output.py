@@ -20,13 +20,15 @@ import io
 import os
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from glob import escape as glob_escape
 from pathlib import Path
 from typing import IO, Any
 
-from bridgefiles.errors import BridgeFileError, UsageError
+from bridgefiles.errors import BridgeFileError, StrictModeError, UsageError
 from bridgefiles.formats import registry
+from bridgefiles.limits import Limits, limit_diagnostic
+from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.model.file import BridgeFile
 
 PathLike = str | os.PathLike[str]
@@ -180,7 +182,7 @@ def remove_stale_temporaries(path: Path, suffixes: tuple[str, ...] = (".tmp", ".
         return
     for tmp in candidates:
         pid_text = tmp.name[len(path.name) + 2 :].split(".", 1)[0]
-        if not pid_text.isdigit() or _alive(int(pid_text)):
+        if not pid_text.isdecimal() or _alive(int(pid_text)):
             continue
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -241,13 +243,15 @@ def replace_file(tmp: str, target: PathLike, *, through: bool = False) -> None:
 
 
 def write_text_file(
-    pieces: Iterable[str], target: PathLike, charset: str, *, through: bool = False
+    pieces: Iterable[str], target: PathLike, charset: str, *, through: bool = False,
+    budget: Budget | None = None,
 ) -> None:
-    """Text to ``target``, atomically, in ``charset``: it appears only complete."""
+    """Text to ``target``, atomically, in ``charset``: it appears only complete (and
+    not at all when it goes over ``budget``)."""
     check_target(target, through=through)
     tmp = temporary_beside(target)
     try:
-        transcode(pieces, tmp, charset, where=os.fspath(target))
+        transcode(pieces, tmp, charset, where=os.fspath(target), budget=budget)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -266,15 +270,23 @@ def is_text_stream(stream: Any) -> bool:
     return text_mode and getattr(stream, "encoding", None) is not None
 
 
-def write_stream(pieces: Iterable[str], stream: IO[Any], charset: str) -> None:
-    """Text to an open stream: str to a text stream, bytes in ``charset`` to a binary one."""
+def write_stream(
+    pieces: Iterable[str], stream: IO[Any], charset: str, budget: Budget | None = None
+) -> None:
+    """Text to an open stream: str to a text stream, bytes in ``charset`` to a binary one
+    (``budget``: characters or bytes, checked before each piece is written)."""
     write = getattr(stream, "write", None)
     if not callable(write):
         raise UsageError(f"cannot write to a {type(stream).__name__}: give a path or a stream")
     text = is_text_stream(stream)
+    written = 0
     try:
         for piece in pieces:
-            write(piece if text else piece.encode(charset, _C1))
+            data = piece if text else piece.encode(charset, _C1)
+            written += len(data)
+            if budget is not None:
+                budget.spend(written)
+            write(data)
     except UnicodeEncodeError as exc:
         raise _encoding_error(exc, "output", charset) from exc
     except TypeError as exc:
@@ -285,13 +297,93 @@ def write_stream(pieces: Iterable[str], stream: IO[Any], charset: str) -> None:
         raise BridgeFileError(f"cannot write to the output stream: {exc}") from exc
 
 
-def transcode(pieces: Iterable[str], path: str, charset: str, where: str = "output") -> None:
+class Budget:
+    """The output budget (``Limits.max_output_factor``): bytes written may not pass
+    ``limits.output_budget(input bytes read so far)``, or a fixed ``most``.
+
+    Going over it is a ``limit`` error: passed to ``on_limit`` (so it is counted and
+    shown with the other findings), then raised as :class:`BridgeFileError`
+    (:class:`StrictModeError` when ``strict``), so the writer stops and the caller
+    discards what it wrote.
+    """
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        read: Callable[[], int] | None = None,
+        *,
+        most: int | None = None,
+        strict: bool = False,
+        path: str | None = None,
+        on_limit: Callable[[Diagnostic], None] | None = None,
+    ) -> None:
+        self.limits = limits
+        self.read = read
+        self.most = most
+        self.strict = strict
+        self.path = path
+        self.on_limit = on_limit
+
+    def allowed(self) -> int | None:
+        """The bytes allowed now (``None``: no budget)."""
+        if self.most is not None:
+            return self.most
+        if self.limits is None or self.read is None:
+            return None
+        return self.limits.output_budget(self.read())
+
+    def spend(self, written: int) -> None:
+        """Check ``written`` (bytes so far) against the budget; raise when over it."""
+        allowed = self.allowed()
+        if allowed is None or written <= allowed:
+            return
+        if self.most is not None:
+            diag = limit_diagnostic(
+                "max_size", self.most, f"the output ({written:,} bytes so far)",
+                "nothing is written", path=self.path)
+        else:
+            read = self.read() if self.read is not None else 0
+            factor = self.limits.max_output_factor if self.limits is not None else None
+            diag = limit_diagnostic(
+                "max_output_factor", factor or 0,
+                f"the output ({written:,} bytes so far from {read:,} bytes read; "
+                f"{allowed:,} allowed)", "nothing is written", path=self.path)
+        if self.strict:
+            raise StrictModeError(diag.format(), diag)
+        if self.on_limit is not None:
+            self.on_limit(diag)
+        raise BridgeFileError(diag.message, diag)
+
+    def counted(self, pieces: Iterable[str]) -> Iterator[str]:
+        """``pieces`` passed on, their characters spent (for text held as ``str``)."""
+        total = 0
+        for piece in pieces:
+            total += len(piece)
+            self.spend(total)
+            yield piece
+
+
+def transcode(
+    pieces: Iterable[str],
+    path: str,
+    charset: str,
+    where: str = "output",
+    budget: Budget | None = None,
+) -> None:
     """Text into the (temporary) file ``path`` in ``charset``; a character the charset
-    cannot hold is a BridgeFileError, and nothing is put in place."""
+    cannot hold is a BridgeFileError, and nothing is put in place. ``budget`` counts
+    the bytes as they are written (and stops the writing when they pass it)."""
+    encoder = codecs.getincrementalencoder(charset)(_C1)
+    written = 0
     try:
-        with open(path, "w", encoding=charset, errors=_C1, newline="") as out:
+        with open(path, "wb") as out:
             for piece in pieces:
-                out.write(piece)
+                data = encoder.encode(piece)
+                written += len(data)
+                if budget is not None:
+                    budget.spend(written)
+                out.write(data)
+            out.write(encoder.encode("", final=True))
     except UnicodeEncodeError as exc:
         raise _encoding_error(exc, where, charset) from exc
     except OSError as exc:

@@ -78,6 +78,7 @@ class Opened:
     path: str | None
     owned: bool = False
     text: bool = False
+    consumed: int = 0  # bytes read so far (the output budget grows with them)
 
     def close(self) -> None:
         if self.owned:
@@ -182,6 +183,13 @@ def chunks(stream: IO[bytes], first: bytes, limit: int | None = None) -> Iterato
         yield chunk
 
 
+def counted(opened: Opened, pieces: Iterable[bytes]) -> Iterator[bytes]:
+    """``pieces`` passed on, their bytes added to ``opened.consumed``."""
+    for piece in pieces:
+        opened.consumed += len(piece)
+        yield piece
+
+
 def stream_boards(
     opened: Opened, format: str | None, options: ReadOptions, info: FileInfo
 ) -> Iterator[Board]:
@@ -196,7 +204,8 @@ def stream_boards(
         limits=options.limits,
         line_setting=fmt.line_limit,
     )
-    lines = decoder.read(chunks(opened.stream, head, options.limits.max_file_size))
+    lines = decoder.read(counted(opened, chunks(opened.stream, head,
+                                                 options.limits.max_file_size)))
 
     def tracked() -> Iterator[str]:
         yield from lines

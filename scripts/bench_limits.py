@@ -1,16 +1,26 @@
-"""Timings and peak memory of inputs made to be slow or big: each is read at sizes n, 2n,
-4n, 8n; the time per input byte should stay flat (linear work) and the peak memory stay
-well under 1 GB at the largest. The tests assert the same as counts of work
+"""Timings and peak memory of inputs made to be slow or big: each is read (or converted,
+scored, run through the command line) at sizes n, 2n, 4n, 8n, each size in a fresh
+process; the time per input byte should stay flat (linear work) and the peak memory
+well under 1 GB at the largest. Peak memory is the process's real peak (``ru_maxrss``,
+shown over what the process held before the run: interpreter, imports, the input) and
+the traced Python peak of a second run (tracemalloc). ``out/in`` is the output's size
+over the input's for the cases that write. The tests assert the same as counts of work
 (tests/test_limits.py, tests/test_hostile_core.py); only this script looks at the clock.
 
-    .venv/bin/python scripts/bench_limits.py [--quick] [--max-seconds S]
+    .venv/bin/python scripts/bench_limits.py [--quick] [--only TEXT] [--max-seconds S]
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
+import json
+import os
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -19,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bridgefiles as bf
+from bridgefiles import fuzzing
 from bridgefiles.formats.decode import LineDecoder
 from bridgefiles.limits import Limits
 
@@ -116,16 +127,155 @@ CASES += [
 ]
 
 
-def _run(fmt: str, data: bytes) -> None:
-    if fmt == "score":
+# -- issue 15, output amplification and the command line (the seams' part) ----------------
+def _vugraph(boards: int) -> bytes:
+    """Issue 15's vugraph header, growing with the boards (n=32: 39 KB), so without a
+    budget the output grows as the square of the input."""
+    return fuzzing.vugraph_header(20_000 * boards // 32, 2_000 * boards // 32, boards)
+
+
+CASES += [
+    ("convert: vugraph header to JSON (budget)", "convert:json", _vugraph, 32),
+    ("convert: vugraph header to JSON (no budget)", "convert:json:unlimited", _vugraph, 32),
+    ("convert: vugraph header to CSV", "convert:csv", _vugraph, 32),
+    ("convert: generated event to JSON", "convert:json", lambda n: _event(n, "pbn"), 1_000),
+    ("convert: JSON event back to PBN", "convert:pbn", lambda n: _event(n, "json"), 500),
+    ("CLI: convert a big PBN file to LIN", "cli:lin", lambda n: _event(n, "pbn"), 2_000),
+    ("CLI: score a big PBN file", "cli:score", lambda n: _event(n, "pbn"), 1_000),
+    ("CLI: validate a big LIN file", "cli:validate", lambda n: _LIN_BOARD * n, 2_000),
+]
+
+_FORMAT_OF = {"decode": "pbn", "score": "pbn"}
+
+
+def _run(kind: str, data: bytes, scratch: str) -> int:
+    """One run of a case on ``data``; the bytes it wrote (0 when it writes nothing)."""
+    if kind == "score":
         with contextlib.suppress(bf.BridgeFileError):
             bf.score(bf.loads(data, "pbn"))
-        return
-    if fmt == "decode":
+        return 0
+    if kind == "decode":
         LineDecoder(limits=Limits()).decode_all(data)
-        return
+        return 0
+    if kind.startswith("convert:"):
+        to, _, unlimited = kind.removeprefix("convert:").partition(":")
+        target = os.path.join(scratch, f"out.{to}")
+        with contextlib.suppress(bf.BridgeFileError):
+            bf.convert(io.BytesIO(data), target, to=to, check=False, name="in.data",
+                       limits=Limits.unlimited() if unlimited else None,
+                       on_diagnostic=lambda d: None)
+        return os.path.getsize(target) if os.path.exists(target) else 0
+    if kind.startswith("cli:"):
+        from bridgefiles.cli import main as cli
+
+        what = kind.removeprefix("cli:")
+        source = os.path.join(scratch, "in.lin" if data.startswith(b"pn|") else "in.pbn")
+        with open(source, "wb") as f:
+            f.write(data)
+        target = os.path.join(scratch, "out")
+        args = (["validate", source, "-q"] if what == "validate"
+                else ["score", source, "-q", "-o", target + ".pbn"] if what == "score"
+                else ["convert", source, "--to", what, "-q", "-o", f"{target}.{what}"])
+        with contextlib.suppress(SystemExit):
+            cli.main([*args, "-j", "1"], standalone_mode=True)
+        written = [n for n in os.listdir(scratch) if n.startswith("out")]
+        return sum(os.path.getsize(os.path.join(scratch, n)) for n in written)
+    if kind.startswith(("read:", "validate:", "load+score:")):
+        what, _, fmt = kind.partition(":")
+        with contextlib.suppress(bf.BridgeFileError):
+            if what == "load+score":
+                bf.score(bf.load(io.BytesIO(data), fmt))
+            for board in bf.read(io.BytesIO(data), fmt) if what != "load+score" else ():
+                if what == "validate":
+                    bf.validate(board)
+        return 0
     with contextlib.suppress(bf.BridgeFileError):
-        bf.loads(data, fmt)
+        bf.loads(data, kind)
+    return 0
+
+
+# -- the memory constant (issue 15): peak RSS over a fixed base, against the largest board --
+def _lin_event(n: int) -> bytes:
+    return bf.dumps(bf.loads(_event(n, "pbn"), "pbn"), "lin").encode()
+
+
+_LIN_HEAD = _LIN_BOARD.rstrip(b"\n")
+SHAPES: list[tuple[str, str, Callable[[int], bytes], int, bool]] = [
+    # name, format, input of size n, first n, one board (True) or many
+    ("PBN: many small boards (generated)", "pbn", lambda n: _event(n, "pbn"), 500, False),
+    ("PBN: one board, one long commentary", "pbn",
+     lambda n: _pbn("{" + "word " * n + "}"), 25_000, True),
+    ("PBN: one board, many {c} comments", "pbn", lambda n: _pbn("{c}\n" * n), 12_500, True),
+    ("PBN: one board, a long auction", "pbn",
+     lambda n: _pbn('[Auction "N"]\n' + "1C X XX\n" * n), 4_000, True),
+    ("LIN: many small boards (generated)", "lin", _lin_event, 500, False),
+    ("LIN: one board, many nt commands", "lin",
+     lambda n: _LIN_HEAD + b"nt|hello|" * n + b"\n", 12_500, True),
+    ("LIN: one board, many mb commands", "lin",
+     lambda n: _LIN_HEAD + b"mb|p|" * n + b"\n", 12_500, True),
+]
+
+
+def constant(steps: int, only: str | None) -> None:
+    """Peak RSS of read, validate, load+score and convert over the base of a one-board
+    file, for many small boards and for one big board: the per-byte constant."""
+    print("memory constant: MB = real peak (ru_maxrss) of a fresh process less that of the "
+          "same operation on a one-board file, less the input bytes the harness holds; "
+          "per byte = bytes of memory per byte of the largest board (for many boards: "
+          "of the average board)")
+    print(f"{'shape':40} {'operation':13} {'n':>7} {'bytes':>10} {'MB':>7} {'per byte':>9}")
+    tiny = _pbn("")
+    for name, fmt, make, first, one_board in SHAPES:
+        if only and only.lower() not in name.lower():
+            continue
+        for op in ("read", "validate", "load+score", "convert:json"):
+            kind = op if op.startswith("convert") else f"{op}:{fmt}"
+            base = measure(kind, tiny if fmt == "pbn" else _LIN_BOARD, False)
+            for step in range(steps):
+                n = first * 4**step
+                data = make(n)
+                got = measure(kind, data, False)
+                # less what the harness holds before the run (the input bytes)
+                extra = (got["rss"] - base["rss"] - (got["base"] - base["base"])) / 1e6
+                board = len(data) if one_board else len(data) / n
+                print(f"{name:40} {op:13} {n:>7,} {len(data):>10,} {extra:>7.1f} "
+                      f"{1e6 * extra / board:>9.1f}", flush=True)
+
+
+def child(kind: str, path: str, traced: bool) -> None:
+    """One measurement in this fresh process: JSON of seconds, real peak (RSS) over the
+    input held, output bytes, and (``traced``) the traced Python peak of a second run."""
+    with open(path, "rb") as f:
+        data = f.read()
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with tempfile.TemporaryDirectory(prefix="bench-limits-") as scratch:
+        started, cpu = time.perf_counter(), time.process_time()
+        out = _run(kind, data, scratch)
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        traced_peak = None
+        if traced:
+            tracemalloc.start()
+            _run(kind, data, scratch)
+            traced_peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+    print(json.dumps({"seconds": elapsed, "cpu": cpu, "rss": peak * 1024, "base": base * 1024,
+                      "out": out, "traced": traced_peak}))
+
+
+def measure(kind: str, data: bytes, traced: bool) -> dict[str, float]:
+    with tempfile.NamedTemporaryFile(prefix="bench-limits-", delete=False) as f:
+        f.write(data)
+    try:
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child", kind, f.name, *(["--traced"] if traced else [])],
+            capture_output=True, text=True, check=False)
+    finally:
+        os.unlink(f.name)
+    if proc.returncode != 0:
+        raise SystemExit(f"{kind}: the measuring process failed:\n{proc.stderr}")
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,39 +284,54 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=None, help="cases whose name holds this text")
     parser.add_argument("--max-seconds", type=float, default=20.0,
                         help="stop a series once one size takes longer than this")
+    parser.add_argument("--no-traced", action="store_true",
+                        help="real peak (RSS) only, no second run under tracemalloc")
+    parser.add_argument("--child", nargs=2, metavar=("KIND", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--traced", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--constant", action="store_true",
+                        help="measure the memory constant (RSS against the largest board)")
     opts = parser.parse_args(argv)
+    if opts.child:
+        child(opts.child[0], opts.child[1], opts.traced)
+        return 0
+    if opts.constant:
+        constant(3 if not opts.quick else 2, opts.only)
+        return 0
     steps = 3 if opts.quick else 4
-    print(f"{'case':40} {'n':>9} {'bytes':>11} {'seconds':>8} {'us/KB':>8} {'x time':>7} "
-          f"{'peak MB':>8}")
+    print("each size in a fresh process: RSS MB = real peak (ru_maxrss) less the process "
+          "holding the input (base); traced MB = tracemalloc peak of a second run")
+    print(f"{'case':44} {'n':>8} {'bytes':>10} {'CPU s':>8} {'us/KB':>7} {'x time':>6} "
+          f"{'RSS MB':>7} {'traced':>7} {'out/in':>7}")
     worst = 0.0
-    peak = largest = 0.0
-    for name, fmt, make, first in CASES:
+    largest_rss = largest_traced = 0.0
+    for name, kind, make, first in CASES:
         if opts.only and opts.only.lower() not in name.lower():
             continue
         previous = None
         for step in range(steps):
             n = first * 2**step
             data = make(n)
-            started = time.perf_counter()
-            _run(fmt, data)
-            elapsed = time.perf_counter() - started
-            tracemalloc.start()  # a second run: tracing allocations slows it down
-            _run(fmt, data)
-            peak = tracemalloc.get_traced_memory()[1] / 1e6
-            tracemalloc.stop()
-            largest = max(largest, peak)
+            got = measure(kind, data, not opts.no_traced)
+            elapsed = got["cpu"]  # CPU time: the machine may be shared
+            rss = (got["rss"] - got["base"]) / 1e6
+            traced = got["traced"] / 1e6 if got["traced"] is not None else float("nan")
+            largest_rss = max(largest_rss, got["rss"] / 1e6)
+            largest_traced = max(largest_traced, traced if traced == traced else 0.0)
             growth = elapsed / previous if previous else float("nan")
-            if previous:
+            if previous and previous > 0.05:  # below that, start-up noise
                 worst = max(worst, growth)
-            print(f"{name:40} {n:>9,} {len(data):>11,} {elapsed:>8.3f} "
-                  f"{1e6 * elapsed / (len(data) / 1024):>8.1f} {growth:>7.2f} {peak:>8.1f}",
-                  flush=True)
+            ratio = got["out"] / len(data) if got["out"] else float("nan")
+            print(f"{name:44} {n:>8,} {len(data):>10,} {elapsed:>8.3f} "
+                  f"{1e6 * elapsed / (len(data) / 1024):>7.1f} {growth:>6.2f} {rss:>7.1f} "
+                  f"{traced:>7.1f} {ratio:>7.2f}", flush=True)
             previous = elapsed
             if elapsed > opts.max_seconds:
-                print(f"{name:40} stopped: {elapsed:.1f} s at n={n:,} (not linear?)")
+                print(f"{name:44} stopped: {elapsed:.1f} s at n={n:,} (not linear?)")
                 break
-    print(f"worst growth of time when the input doubles: x{worst:.2f} (linear: about x2)")
-    print(f"largest peak memory (traced Python allocations): {largest:.0f} MB")
+    print(f"worst growth of time when the input doubles (over 0.05 s): x{worst:.2f} "
+          "(linear: about x2)")
+    print(f"largest real peak (RSS, whole process): {largest_rss:.0f} MB; "
+          f"largest traced Python peak: {largest_traced:.0f} MB")
     return 0
 
 

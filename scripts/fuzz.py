@@ -4,7 +4,7 @@ Each input (reproducible from ``--seed`` and its index) is read as PBN, LIN and
 JSON, every board validated and written back in each format
 (:func:`bridgefiles.fuzzing.exercise`). Anything raised other than
 BridgeFileError, an InternalError or an ``internal`` finding (our own bugs), or an
-input taking longer than ``--timeout`` seconds, is
+input taking longer than ``--timeout`` CPU seconds, is
 shrunk and saved in ``fixtures/fuzz-regressions/`` as ``fuzz-<hash>.<format>``
 with a ``.txt`` note (origin, operation, traceback); ``tests/test_fuzz_regressions.py``
 replays every file there.
@@ -84,15 +84,15 @@ def _run_one(
 ) -> fuzzing.Outcome:
     result: fuzzing.Outcome | None = None
     try:
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        signal.setitimer(signal.ITIMER_PROF, timeout)
         result = fuzzing.exercise(
             data,
             write_back=((hint,) if hint in fuzzing.FORMATS else None) if write else (),
             reload=reload,
         )
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
     except Hang as exc:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         if result is not None:  # the alarm went off just after the work was done
             return result
         return fuzzing.Outcome(crash=fuzzing.Crash(
@@ -104,7 +104,7 @@ def _run_one(
 def work(args: tuple[int, int, int, float, bool, int, str]) -> Tally:
     """Inputs ``start..stop`` of the run with ``seed`` (one worker's share)."""
     start, stop, seed, timeout, reload, write_every, mode = args
-    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
     corpus = load_corpus()
     pool = [d for _, d in corpus if len(d) < 200_000]
     tally = Tally()
@@ -156,7 +156,7 @@ def _known_signatures() -> set[str]:
 
 def record(crash: fuzzing.Crash, origin: str, timeout: float) -> Path:
     """Shrink the input (same signature) and save it with a note; returns the file."""
-    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGPROF, _alarm)
 
     def same(candidate: bytes) -> bool:
         outcome = _run_one(candidate, timeout)
@@ -182,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=10_000, help="inputs to try")
     parser.add_argument("--seed", type=int, default=1, help="run seed (inputs are reproducible)")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count() or 1)
-    parser.add_argument("--timeout", type=float, default=20.0, help="seconds allowed per input")
+    parser.add_argument("--timeout", type=float, default=20.0,
+                        help="CPU seconds allowed per input (CPU time: a loaded machine "
+                        "does not make a slow input look like a hang)")
     parser.add_argument("--reload", action="store_true",
                         help="also read back what was written (slower)")
     parser.add_argument("--write-every", type=int, default=1, metavar="K",

@@ -178,7 +178,7 @@ def _in_range(board: Board, wanted: tuple[int, int] | None) -> bool:
 
 def _pretty_date(text: str) -> str:
     parts = text.split(".")
-    if len(parts) == 3 and all(p.isdigit() for p in parts) and 1 <= int(parts[1]) <= 12:
+    if len(parts) == 3 and all(p.isdecimal() for p in parts) and 1 <= int(parts[1]) <= 12:
         return f"{int(parts[2])} {_MONTHS[int(parts[1]) - 1]} {parts[0]}"
     return "" if set(text) <= set("?.") else text
 

@@ -93,7 +93,7 @@ def same_number(asked: str, number: str | None) -> bool:
     if number is None:
         return False
     a, b = asked.strip(), number.strip()
-    if a.isdigit() and b.isdigit():
+    if a.isdecimal() and b.isdecimal():
         return int(a) == int(b)
     return a.lower() == b.lower()
 

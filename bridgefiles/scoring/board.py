@@ -31,7 +31,7 @@ def parse_board_number(text: str | None) -> int | None:
     if text is None:
         return None
     t = text.strip()
-    if not t.isdigit():
+    if not t.isdecimal():
         return None
     n = int(t)
     return n if n >= 1 else None

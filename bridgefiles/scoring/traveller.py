@@ -150,7 +150,7 @@ def _parse_seat(text: str | None) -> Seat | None:
 
 
 def _parse_tricks(text: str | None) -> int | None:
-    if text is None or not text.strip().isdigit():
+    if text is None or not text.strip().isdecimal():
         return None
     n = int(text.strip())
     return n if n <= 13 else None

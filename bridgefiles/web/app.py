@@ -71,6 +71,8 @@ class Settings:
     workers: int = 2
     temp_dir: str | None = None  # parent of the per-request folders (default: the system's)
     worker_memory_mb: int | None = 2048  # address-space cap of each worker process
+    upload_idle_s: float = 30.0  # an upload that sends nothing this long is cut off (408)
+    upload_total_s: float = 300.0  # and one that takes longer than this in all
 
     @property
     def max_upload(self) -> int:
@@ -170,7 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise pool.Busy(f"the service is busy ({workers.active} files waiting); "
                             "try again shortly")
         async with temporary_folder(settings.temp_dir) as folder:
-            upload = await receive(request, folder, settings.max_upload)
+            upload = await receive(request, folder, settings.max_upload,
+                                   idle=settings.upload_idle_s, total=settings.upload_total_s)
             assert upload.path is not None
             yield upload
 

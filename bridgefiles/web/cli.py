@@ -37,9 +37,14 @@ def serve(host: str, port: int, max_upload_mb: float, workers: int, proxy_header
             "pip install 'bridgefiles[web]' (from a clone: pip install '.[web]')"
         ) from exc
     app = create_app(Settings(max_upload_mb=max_upload_mb, workers=workers))
+    # Slow clients: an upload that stalls 30 s or lasts 5 min is refused by the app (408);
+    # an idle kept-alive connection closes after 5 s; past 64 connections at once uvicorn
+    # answers 503 rather than let a slow-client flood pile up (a proxy in front should
+    # time out slow clients too: README, "Behind a reverse proxy").
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers,
                 forwarded_allow_ips=forwarded_allow_ips, root_path=root_path,
-                server_header=False, log_level="info")
+                server_header=False, log_level="info", timeout_keep_alive=5,
+                limit_concurrency=64, timeout_graceful_shutdown=10)
 
 
 COMMANDS: tuple[click.Command, ...] = (serve,)

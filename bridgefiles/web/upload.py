@@ -7,6 +7,7 @@ never under a name taken from the request; the folder goes when the request is d
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -173,22 +174,52 @@ def _too_large(limit: int) -> str:
     )
 
 
-async def receive(request: Request, folder: str, limit: int) -> Upload:
-    """Stream a ``multipart/form-data`` body with a ``file`` field into ``folder``."""
+IDLE_SECONDS = 30.0  # the longest wait for the next piece of an upload
+UPLOAD_SECONDS = 300.0  # the longest a whole upload may take (32 MB at ~110 KB/s)
+
+
+async def _paced(chunks: AsyncIterator[bytes], idle: float, total: float) -> AsyncIterator[bytes]:
+    """``chunks`` as they come, but a client that stalls for ``idle`` seconds, or trickles
+    for ``total`` seconds in all, is cut off (408): a slow upload must not hold a request
+    (and its temporary folder) open for ever. uvicorn has no such timeout of its own."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + total
+    iterator = chunks.__aiter__()
+    while True:
+        left = deadline - loop.time()
+        if left <= 0:
+            raise UploadError(408, f"the upload took longer than {total:g} s; send it faster")
+        try:
+            chunk = await asyncio.wait_for(iterator.__anext__(), min(idle, left))
+        except StopAsyncIteration:
+            return
+        except TimeoutError:
+            if loop.time() >= deadline:
+                raise UploadError(
+                    408, f"the upload took longer than {total:g} s; send it faster") from None
+            raise UploadError(
+                408, f"the upload stalled (nothing for {idle:g} s); send it again") from None
+        yield chunk
+
+
+async def receive(request: Request, folder: str, limit: int, *, idle: float = IDLE_SECONDS,
+                  total: float = UPLOAD_SECONDS) -> Upload:
+    """Stream a ``multipart/form-data`` body with a ``file`` field into ``folder``; an
+    upload that stalls ``idle`` seconds or lasts over ``total`` is refused (408)."""
     content_type, params = parse_options_header(request.headers.get("content-type", ""))
     if content_type != b"multipart/form-data" or b"boundary" not in params:
         raise UploadError(
             415, "send the file as multipart/form-data in a field named 'file'"
         )
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit + MULTIPART_SLACK:
+    if declared is not None and declared.isdecimal() and int(declared) > limit + MULTIPART_SLACK:
         raise UploadError(413, _too_large(limit))
     upload = Upload(folder=folder)
     receiver = _Receiver(upload, limit)
     parser = MultipartParser(params[b"boundary"], receiver.callbacks())  # type: ignore[arg-type]
     received = 0
     try:
-        async for chunk in request.stream():
+        async for chunk in _paced(request.stream(), idle, total):
             received += len(chunk)
             if received > limit + MULTIPART_SLACK:
                 raise UploadError(413, _too_large(limit))

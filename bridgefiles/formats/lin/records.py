@@ -256,7 +256,7 @@ def on_pc(r: Reading, acc: BoardState, cmd: Command) -> None:
 
 def on_up(r: Reading, acc: BoardState, cmd: Command) -> None:
     t = cmd.value.strip()
-    n = int(t) if t.isdigit() else (1 if not t else -1)
+    n = int(t) if t.isdecimal() else (1 if not t else -1)
     if n < 0:
         bad_value(r, acc, cmd, "not a number of cards to take back", WARNING)
         return

@@ -173,7 +173,7 @@ def heading_number(value: str) -> str | None:
 
 def claim(value: str) -> int:
     t = value.strip()
-    if not t.isdigit() or int(t) > 13:
+    if not t.isdecimal() or int(t) > 13:
         raise ValueError(f"a claim is 0-13 tricks, not {value!r}")
     return int(t)
 

@@ -85,7 +85,7 @@ def check_rs(
     if not h.rs or not h.vg or len(h.vg) < 4 or acc.room not in ("Open", "Closed"):
         return
     first, number = h.vg[3].strip(), acc.number
-    if not first.isdigit() or number is None or not number.isdigit():
+    if not first.isdecimal() or number is None or not number.isdecimal():
         return
     i = 2 * (int(number) - int(first)) + (acc.room == "Closed")
     if not 0 <= i < len(h.rs):

@@ -89,7 +89,7 @@ class SectionsPart(GameBase):
             for code, sev, msg in check_value("Note", value):
                 self.problem(code, msg, *where, sev)
         head, colon, text = value.partition(":")
-        index = int(head) if colon and head.strip().isdigit() else 0
+        index = int(head) if colon and head.strip().isdecimal() else 0
         if index and head != str(index):
             index_text_ok = False
         else:

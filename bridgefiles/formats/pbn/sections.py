@@ -327,7 +327,7 @@ class SectionReader:
             self._suffix_nag_clash(target, line, column)
         elif kind == "note":
             body = tok[1:-1] if len(tok) >= 2 and tok.endswith("=") else tok[1:]
-            if not tok.endswith("=") or len(tok) < 3 or not body.isdigit():
+            if not tok.endswith("=") or len(tok) < 3 or not body.isdecimal():
                 self._problem(f"{tok!r} is not a note reference =n=", line, column, "note")
                 return
             n = int(body)
@@ -347,7 +347,7 @@ class SectionReader:
 
     def _nag(self, target: Item, tok: str, line: int, column: int) -> None:
         body = tok[1:]
-        if not body.isdigit():
+        if not body.isdecimal():
             self._problem(f"{tok!r} is not a NAG $n (a number 0-255)", line, column, "nag")
             return
         n = int(body)

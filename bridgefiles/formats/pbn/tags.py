@@ -118,7 +118,7 @@ def check_date(value: str) -> list[Finding]:
 
 
 def check_board(value: str) -> list[Finding]:
-    if value.isdigit() and int(value) > 0:
+    if value.isdecimal() and int(value) > 0:
         return []
     return _err(f"board number {value!r} is not a positive integer")
 
@@ -188,7 +188,7 @@ def check_percentage(value: str) -> list[Finding]:
 
 def check_note(value: str) -> list[Finding]:
     head, colon, _ = value.partition(":")
-    if not colon or not head.strip().isdigit():
+    if not colon or not head.strip().isdecimal():
         return _err(f"note {value!r} does not start with 'n:' (n from 1 to 32)", "note")
     if not 1 <= int(head) <= 32:
         return _err(f"note index {head.strip()} is not 1-32", "note")
@@ -297,7 +297,7 @@ def _check_value(name: str, value: str) -> list[Finding]:
     if check is not None:
         return check(value)
     if name == "Table":
-        if value.isdigit():
+        if value.isdecimal():
             return []
         return [("tag-value", Severity.INFO, f"table {value!r} is not a number")]
     if name in _OPEN_LISTS or name == "Scoring" or (name.endswith("Type") and name in KNOWN):
