@@ -136,9 +136,16 @@ class Builder(Generic[T]):
             yield from self.start(cmd)
             return
         openers = OPEN_AFTER_BODY if cur.has_body else OPEN_AFTER_DEAL
-        if cur.hands is not None and (
-            tag in openers or (self.pending and self.pending[0].tag == "vg" and header_like(cmd))
+        if (
+            cur.hands is not None
+            and (
+                tag in openers
+                or (self.pending and self.pending[0].tag == "vg" and header_like(cmd))
+            )
+            and not self.options.limits.exceeded("max_commands_per_board", len(self.pending) + 1)
         ):
+            # held until it shows which board it opens; no more than a board's commands
+            # (memory): past that, they are the current board's
             self.pending.append(cmd)
             return
         if self.pending:
