@@ -22,8 +22,9 @@ per input byte (a played card is a 6-byte pair, a ~110-byte pending card, then a
 played card); the 2,000-board generated event peaks at ~0.45 MB above the base, as does
 its first tenth: boards stream.
 Comment lines before the first board are the file's (``FileInfo.directives``, ~0.35 KB
-each, at most ``max_commands_per_board`` of them). tests/test_lin_speed_memory.py holds
-these bounds.
+each, at most ``max_commands_per_board`` of them), and so many commands at the most wait
+after a deal to show which board they open. tests/test_lin_speed_memory.py holds these
+bounds.
 """
 
 from __future__ import annotations
