@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 
 import bridgefiles as bf
+from bridgefiles.limits import Limits
 from bridgefiles.synthetic import generate, to_lin
 
 BOARD = "pn|a,b,c,d|md|3SAKQJ5432HAKQJ5D2C2,S6H6D6543C876543,ST987HT98DAKQJCAK,|"
@@ -109,3 +110,22 @@ def test_a_generated_event_stays_within_the_base() -> None:
     peak, largest = _peak(data)
     assert largest < 2_000
     assert peak <= BASE
+
+
+def test_commands_held_after_a_deal_are_no_more_than_a_boards() -> None:
+    """Commands that may open the next board (here ``pn``) wait after a deal to see where
+    they belong; past ``max_commands_per_board`` of them, they are the current board's
+    (counted, then dropped at the limit) instead of piling up (issue 15)."""
+    data = (BOARD + "\n" + "pn|a|\n" * 40_000).encode()
+    limits = Limits().but(max_commands_per_board=1_000)
+    sum(1 for _ in bf.read(io.BytesIO(BOARD.encode()), "lin"))
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        boards = list(bf.read(io.BytesIO(data), "lin", limits=limits))
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    (board,) = boards
+    assert any(d.code == "limit" for d in board.diagnostics)
+    assert peak <= BASE + 3 * 1_000 * PER_KEPT_COMMAND + 2 * len(data), peak  # was ~12 MB

@@ -22,8 +22,9 @@ per input byte (a played card is a 6-byte pair, a ~110-byte pending card, then a
 played card); the 2,000-board generated event peaks at ~0.45 MB above the base, as does
 its first tenth: boards stream.
 Comment lines before the first board are the file's (``FileInfo.directives``, ~0.35 KB
-each, at most ``max_commands_per_board`` of them). tests/test_lin_speed_memory.py holds
-these bounds.
+each, at most ``max_commands_per_board`` of them), and so many commands at the most wait
+after a deal to show which board they open. tests/test_lin_speed_memory.py holds these
+bounds.
 """
 
 from __future__ import annotations
@@ -136,9 +137,16 @@ class Builder(Generic[T]):
             yield from self.start(cmd)
             return
         openers = OPEN_AFTER_BODY if cur.has_body else OPEN_AFTER_DEAL
-        if cur.hands is not None and (
-            tag in openers or (self.pending and self.pending[0].tag == "vg" and header_like(cmd))
+        if (
+            cur.hands is not None
+            and (
+                tag in openers
+                or (self.pending and self.pending[0].tag == "vg" and header_like(cmd))
+            )
+            and not self.options.limits.exceeded("max_commands_per_board", len(self.pending) + 1)
         ):
+            # held until it shows which board it opens; no more than a board's commands
+            # (memory): past that, they are the current board's
             self.pending.append(cmd)
             return
         if self.pending:

@@ -1,6 +1,7 @@
 """The LIN token table (lin.md sections 1, 5, 6): command names, cards, board openers.
 
-The grammar (``grammars/lin.lark``) has coarse terminals: a whole run of ``pc``
+The grammar (``grammars/lin.lark``) has coarse terminals: a whole run of plain cards
+(``CARD_RUN``, the play as BBO writes it, taken in one go), a whole run of ``pc``
 pairs, a whole run of ``mb``/``an`` pairs, a pair, an open pair, free text. The
 tokens lin.md defines inside them (the two-letter command names, the cards, the
 calls) are this table, read by the builder; calls and hands are read by
