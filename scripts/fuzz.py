@@ -39,8 +39,11 @@ class Hang(BaseException):
     library's own guards, which turn an Exception into BridgeFileError, let it through)."""
 
 
+HANG_TEXT = "input took longer than the time allowed"
+
+
 def _alarm(signum: int, frame: FrameType | None) -> None:
-    raise Hang("input took longer than the time allowed")
+    raise Hang(HANG_TEXT)
 
 
 def load_corpus() -> list[tuple[str, bytes]]:
@@ -91,9 +94,14 @@ def _run_one(
             reload=reload,
         )
         signal.setitimer(signal.ITIMER_PROF, 0)
+        crash = result.crash
+        if crash is not None and HANG_TEXT in crash.exception:
+            # the alarm went off inside a library that wrapped it (pydantic's serializer
+            # turns it into PydanticSerializationError): a hang, not an exception of ours
+            raise Hang(HANG_TEXT)
     except Hang as exc:
         signal.setitimer(signal.ITIMER_PROF, 0)
-        if result is not None:  # the alarm went off just after the work was done
+        if result is not None and result.crash is None:  # the alarm came just after the work
             return result
         return fuzzing.Outcome(crash=fuzzing.Crash(
             operation=f"any (longer than {timeout} s)", format=hint or "pbn",
