@@ -225,14 +225,21 @@ _JSON_VALUES: tuple[object, ...] = (
 )
 
 
-def _json_paths(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    out: list[tuple[object, ...]] = [path]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out.extend(_json_paths(v, (*path, k)))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out.extend(_json_paths(v, (*path, i)))
+_JSON_DEPTH = 900  # nesting kept under Python's recursion limit, so json.dumps can write it
+
+
+def _json_paths(node: object) -> list[tuple[object, ...]]:
+    """Every path in a document, in document order (a loop, not recursion: mutations
+    nest hundreds deep)."""
+    out: list[tuple[object, ...]] = []
+    stack: list[tuple[object, tuple[object, ...]]] = [(node, ())]
+    while stack:
+        here, path = stack.pop()
+        out.append(path)
+        if isinstance(here, dict):
+            stack.extend((v, (*path, k)) for k, v in reversed(list(here.items())))
+        elif isinstance(here, list):
+            stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(here))))
     return out
 
 
@@ -259,7 +266,8 @@ def _json_mutate(rng: random.Random, doc: object) -> object:
         parent[last:last] = [parent[last]] * rng.choice((1, 10, 1000))
     elif action == 3:
         value: object = parent[last]  # type: ignore[index]
-        for _ in range(rng.choice((1, 10, 200))):
+        room = _JSON_DEPTH - max(len(p) for p in paths)
+        for _ in range(max(0, min(rng.choice((1, 10, 200)), room))):
             value = [value] if rng.random() < 0.5 else {"k": value}
         parent[last] = value  # type: ignore[index]
     else:
