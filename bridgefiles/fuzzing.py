@@ -12,6 +12,7 @@ those are our own bugs, counted as crashes, never as refused input.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 import traceback
@@ -225,14 +226,22 @@ _JSON_VALUES: tuple[object, ...] = (
 )
 
 
-def _json_paths(node: object, path: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    out: list[tuple[object, ...]] = [path]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out.extend(_json_paths(v, (*path, k)))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out.extend(_json_paths(v, (*path, i)))
+_JSON_DEPTH = 900  # nesting kept under Python's recursion limit, so json.dumps can write it
+_JSON_NODES = 200_000  # repeated items kept a document's nodes near this (no 17 GB input)
+
+
+def _json_paths(node: object) -> list[tuple[object, ...]]:
+    """Every path in a document, in document order (a loop, not recursion: mutations
+    nest hundreds deep)."""
+    out: list[tuple[object, ...]] = []
+    stack: list[tuple[object, tuple[object, ...]]] = [(node, ())]
+    while stack:
+        here, path = stack.pop()
+        out.append(path)
+        if isinstance(here, dict):
+            stack.extend((v, (*path, k)) for k, v in reversed(list(here.items())))
+        elif isinstance(here, list):
+            stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(here))))
     return out
 
 
@@ -242,7 +251,7 @@ def _json_mutate(rng: random.Random, doc: object) -> object:
     paths = _json_paths(doc)
     path = rng.choice(paths[1:] or paths)
     if not path:
-        return rng.choice(_JSON_VALUES)
+        return _fresh(rng)
     parent: object = doc
     for key in path[:-1]:
         parent = parent[key]  # type: ignore[index]
@@ -252,19 +261,27 @@ def _json_mutate(rng: random.Random, doc: object) -> object:
         parent.pop(last, None)
     elif action == 1 and isinstance(parent, dict):
         parent[rng.choice(("diagnostics", "source", "index", "format", "x", "tags"))] = (
-            rng.choice(_JSON_VALUES)
+            _fresh(rng)
         )
     elif action == 2 and isinstance(parent, list):
         assert isinstance(last, int)
-        parent[last:last] = [parent[last]] * rng.choice((1, 10, 1000))
+        size = len(_json_paths(parent[last]))  # copies, never shared: no cycle, no blow-up
+        times = min(rng.choice((1, 10, 1000)), max(1, (_JSON_NODES - len(paths)) // size))
+        parent[last:last] = [copy.deepcopy(parent[last]) for _ in range(times)]
     elif action == 3:
         value: object = parent[last]  # type: ignore[index]
-        for _ in range(rng.choice((1, 10, 200))):
+        room = _JSON_DEPTH - max(len(p) for p in paths)
+        for _ in range(max(0, min(rng.choice((1, 10, 200)), room))):
             value = [value] if rng.random() < 0.5 else {"k": value}
         parent[last] = value  # type: ignore[index]
     else:
-        parent[last] = rng.choice(_JSON_VALUES)  # type: ignore[index]
+        parent[last] = _fresh(rng)  # type: ignore[index]
     return doc
+
+
+def _fresh(rng: random.Random) -> object:
+    """A value to put in a document: a copy, so mutations never reach the constants."""
+    return copy.deepcopy(rng.choice(_JSON_VALUES))
 
 
 def json_structure(rng: random.Random) -> Input:

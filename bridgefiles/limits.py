@@ -42,9 +42,10 @@ class Limits:
     Memory (measured 2026-12-01 on ``main`` as of this session, peak RSS of fresh
     processes, ``scripts/bench_limits.py --constant``): reading, validating and
     converting stream a board at a time, so their peak is a fixed base (about 40 MB:
-    interpreter, imports) plus at most about **310 bytes per byte of the largest
-    board** (the worst shape: one PBN game of a 512 KB auction, 156 MB; 800 KB of
-    ``{c}`` comments in one game, 67 bytes a byte; many small boards add nothing
+    interpreter, imports) plus at most about **350 bytes per byte of the largest
+    board** (the worst shape: one PBN game of a long auction, 326-345 bytes a
+    byte up to 512 KB, 167 MB; LIN: one board of ``nt`` commands, 163, of ``mb``,
+    114; ``{c}`` comments, 155; many small boards add nothing
     measurable). ``max_commands_per_board`` caps a board, so no board costs more
     than about 240 MB whatever its size (LIN lines of bars plateau at 196 MB from
     280 KB to 1.1 MB; the LIN reader's per-command memory is being cut, so its

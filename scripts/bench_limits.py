@@ -219,8 +219,8 @@ SHAPES: list[tuple[str, str, Callable[[int], bytes], int, bool]] = [
 def constant(steps: int, only: str | None) -> None:
     """Peak RSS of read, validate, load+score and convert over the base of a one-board
     file, for many small boards and for one big board: the per-byte constant."""
-    print("memory constant: MB = real peak (ru_maxrss) of a fresh process less that of the "
-          "same operation on a one-board file, less the input bytes the harness holds; "
+    print("memory constant: MB = the run's own peak RSS (peak reset before it, Linux) over "
+          "the RSS before it, less the same for a one-board file; "
           "per byte = bytes of memory per byte of the largest board (for many boards: "
           "of the average board)")
     print(f"{'shape':40} {'operation':13} {'n':>7} {'bytes':>10} {'MB':>7} {'per byte':>9}")
@@ -235,8 +235,11 @@ def constant(steps: int, only: str | None) -> None:
                 n = first * 4**step
                 data = make(n)
                 got = measure(kind, data, False)
-                # less what the harness holds before the run (the input bytes)
-                extra = (got["rss"] - base["rss"] - (got["base"] - base["base"])) / 1e6
+                if got.get("own") is not None and base.get("own") is not None:
+                    # the run's own peak over the RSS before it (the kernel's peak reset)
+                    extra = (got["own"] - base["own"]) / 1e6
+                else:  # less what the harness holds before the run (the input bytes)
+                    extra = (got["rss"] - base["rss"] - (got["base"] - base["base"])) / 1e6
                 board = len(data) if one_board else len(data) / n
                 print(f"{name:40} {op:13} {n:>7,} {len(data):>10,} {extra:>7.1f} "
                       f"{1e6 * extra / board:>9.1f}", flush=True)
@@ -248,11 +251,13 @@ def child(kind: str, path: str, traced: bool) -> None:
     with open(path, "rb") as f:
         data = f.read()
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    now = _reset_peak()
     with tempfile.TemporaryDirectory(prefix="bench-limits-") as scratch:
         started, cpu = time.perf_counter(), time.process_time()
         out = _run(kind, data, scratch)
         elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        own = _status_kb("VmHWM") - now if now else None  # this run's own peak over before
         traced_peak = None
         if traced:
             tracemalloc.start()
@@ -260,7 +265,27 @@ def child(kind: str, path: str, traced: bool) -> None:
             traced_peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
     print(json.dumps({"seconds": elapsed, "cpu": cpu, "rss": peak * 1024, "base": base * 1024,
-                      "out": out, "traced": traced_peak}))
+                      "own": own * 1024 if own is not None else None, "out": out,
+                      "traced": traced_peak}))
+
+
+def _status_kb(field: str) -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _reset_peak() -> int:
+    """Reset the kernel's peak RSS of this process (Linux: ``clear_refs`` 5), so the
+    run's own peak is measured, not the imports'; the RSS now (kB), 0 if it cannot."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")
+        return _status_kb("VmRSS")
+    except OSError:
+        return 0
 
 
 def measure(kind: str, data: bytes, traced: bool) -> dict[str, float]:
