@@ -37,6 +37,20 @@ class PlayedCard(BaseModel):
     column: int | None = None
 
 
+
+def plain_card_fields(card: Card | None, line: int | None, column: int | None) -> dict[str, object]:
+    """The fields of a played card with no mark and no annotation: what both readers
+    build by the thousand (through ``model.fast``), so it is written once, here."""
+    return {
+        "slot": Slot.CARD,
+        "card": card,
+        "revoke": False,
+        "lead_out_of_turn": False,
+        "annotations": NO_ANNOTATIONS,
+        "line": line,
+        "column": column,
+    }
+
 class PlayEnd(str, Enum):
     OPEN = ""  # play recorded to its end, or to be continued
     STOPPED = "*"  # claim, concession or abandoned play: Result gives the outcome

@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bridgefiles.formats.lin.state import PendingCard
-from bridgefiles.model.annotations import NO_ANNOTATIONS
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.fast import construct_all
 from bridgefiles.model.outcome import trick_winner
-from bridgefiles.model.play import PlayedCard, Slot
+from bridgefiles.model.play import PlayedCard, Slot, plain_card_fields
 from bridgefiles.model.seats import Seat
 
 _NOT_PLAYED = PlayedCard(slot=Slot.UNKNOWN)
@@ -43,18 +42,7 @@ def place_cards(
     Seats are counted as places after ``first`` here (plain ints, not enum lookups):
     this runs for every card of every board read.
     """
-    rows = [
-        {
-            "slot": Slot.CARD,
-            "card": card,
-            "revoke": False,
-            "lead_out_of_turn": False,
-            "annotations": NO_ANNOTATIONS,
-            "line": line,
-            "column": column,
-        }
-        for card, _, _, line, column, _, _ in cards
-    ]
+    rows = [plain_card_fields(card, line, column) for card, _, _, line, column, _, _ in cards]
     built = construct_all(PlayedCard, rows)  # one call for the whole play
     played: list[Card] = [c.card for c in cards]  # type: ignore[misc]  # all known here
     slots: list[PlayedCard] = []

@@ -3,7 +3,7 @@
 An :class:`Item` gathers what follows a call or card (suffix, note reference, NAGs,
 comments) until the next one comes; then it becomes an ``AuctionEntry`` or a
 ``PlayedCard``. A plain call or card (nothing after it) is built as its model at once,
-from the fields :func:`card_fields` and :func:`call_fields` give.
+from the fields :func:`bridgefiles.model.play.plain_card_fields` and :func:`call_fields` give.
 """
 
 from __future__ import annotations
@@ -56,19 +56,6 @@ class Item:
             explanation=None,
             comments=tuple(self.comments or ()),
         )
-
-
-def card_fields(card: Card, line: int, column: int) -> dict[str, object]:
-    """The fields of a plain played card (no mark, no annotation)."""
-    return {
-        "slot": CARD_SLOT,
-        "card": card,
-        "revoke": False,
-        "lead_out_of_turn": False,
-        "annotations": NO_ANNOTATIONS,
-        "line": line,
-        "column": column,
-    }
 
 
 def call_fields(call: Call, line: int, column: int) -> dict[str, object]:

@@ -13,10 +13,11 @@ from collections.abc import Iterable
 from itertools import repeat
 from typing import NamedTuple
 
-from bridgefiles.formats.pbn.items import Item, call_fields, card_fields
+from bridgefiles.formats.pbn.items import Item, call_fields
 from bridgefiles.model.auction import AuctionEnd
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgefiles.model.cards import ALL_CARDS, Card
+from bridgefiles.model.play import plain_card_fields as card_fields
 
 # The plain words of a section, as the token path reads them (Card.parse, Call.parse).
 PLAIN_CARDS: dict[str, Card] = {}
@@ -65,7 +66,7 @@ def read_plain(text: str, line: int, column: int, play: bool) -> Plain | None:
                 columns = range(base, base + len(row), 3)
                 row_cards = list(map(cards.get, words))
                 if all(row_cards):  # (no None: a card is always true, no __eq__ called)
-                    found.extend(map(card_fields, row_cards, repeat(ln), columns))  # type: ignore[arg-type]
+                    found.extend(map(card_fields, row_cards, repeat(ln), columns))
                     continue
                 pairs = zip(words, columns, strict=True)
             elif not play:
