@@ -186,7 +186,7 @@ def normalise(board: Board, keep: set[str] | None = None) -> dict[str, Any]:
         if keep is not None and t.name in MTS and t.name not in keep:
             continue
         raw = t.raw if t.raw is not None and t.raw.startswith("##") else None
-        if raw is not None and t.value.startswith("#") and raw[2:] == t.value:
+        if raw is not None and t.value.startswith("#") and unescape(raw[2:]) == t.value:
             raw = None  # a value of its own that starts with '#' can only be written "##..."
         tags[t.name] = (_tag_value(board, t.name, t.value), raw, _comments(t.comments), t.section)
     tables = sorted(

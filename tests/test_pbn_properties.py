@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_pbn_corpus import normalise
 
@@ -188,6 +188,22 @@ def boards(draw: st.DrawFn) -> Board:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(boards(), min_size=1, max_size=3))
+@example(  # a value of its own starting with '#' and holding a quote: written "###\\""
+    [
+        Board(
+            tags=(
+                TagPair(name="Event", value='#"'),
+                TagPair(name="Board", value="1"),
+                TagPair(name="Dealer", value="N"),
+                TagPair(name="Vulnerable", value="None"),
+                TagPair(
+                    name="Deal",
+                    value="N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",
+                ),
+            )
+        )
+    ]
+)
 def test_generated_boards_round_trip_through_export(generated: list[Board]) -> None:
     text = "".join(export(generated))
     back = bf.loads(text, format="pbn")
