@@ -261,9 +261,11 @@ def adapted(
     labelled: bool = False,
 ) -> Iterator[Board]:
     """Boards made ready for the ``target`` writer; what it cannot carry is passed to
-    ``on_diagnostic`` (``labelled``: with the board's label as its ``board``)."""
-    from bridgefiles.formats.convert import LOST, adapt, family
+    ``on_diagnostic`` (``labelled``: with the board's label as its ``board``), a loss
+    from the file's header once, not on every board that carries a copy of it."""
+    from bridgefiles.formats.convert import LOST, adapt, family, once_per_file
 
+    first = once_per_file()
     for board in boards:
         if not isinstance(board, Board):
             raise UsageError(f"write boards, not a {type(board).__name__}")
@@ -272,7 +274,7 @@ def adapted(
             board = adapt(board, target)
             if on_diagnostic is not None:
                 for diag in board.diagnostics[before:]:
-                    if diag.code == LOST:
+                    if diag.code == LOST and first(diag):
                         on_diagnostic(diag.model_copy(update={"board": board.label})
                                       if labelled else diag)
         yield board

@@ -83,6 +83,20 @@ def test_conversion_losses_are_listed_and_fail_on_warning(tmp_path: Path) -> Non
 
 
 @needs_corpus
+def test_a_vugraph_header_loss_is_listed_once_not_on_every_board() -> None:
+    vugraph = REAL / "lin" / "aabridge__f1.lin"  # 32 boards, one vg and one rs header
+    proc = shell(f"bf convert {vugraph} --to pbn > /dev/null")
+    err = no_traceback(proc)
+    header = [line for line in err.splitlines() if "file header: " in line]
+    assert len(header) == 2, header
+    assert any("vg fields" in line for line in header)
+    assert any("rs list" in line for line in header)
+    summary = err.strip().splitlines()[-1]
+    assert "32 board(s)" in summary
+    assert f"{len(err.strip().splitlines()) - 1} warning(s)" in summary
+
+
+@needs_corpus
 def test_read_errors_fail_a_conversion_on_error() -> None:
     proc = shell(f"bf convert {FAULTY} --to lin --fail-on error > /dev/null")
     assert proc.returncode == 1

@@ -28,6 +28,7 @@ from bridgefiles.model import (
     TagPair,
 )
 from bridgefiles.model.calls import PASS
+from bridgefiles.model.diagnostic import Diagnostic
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "real"
 LIN_FILES = sorted((SHARED / "lin").rglob("*.lin")) if (SHARED / "lin").is_dir() else []
@@ -165,6 +166,26 @@ def test_vugraph_header_loss_is_reported() -> None:
     assert any("rs" in d.message for d in lost)
     assert all(d.severity.value == "warning" for d in lost)
     assert pbn.tag("Event") == "EC 2004 Finland-Italy"
+
+
+@NEED_CORPUS
+def test_vugraph_header_loss_is_reported_once_per_file() -> None:
+    # the header is copied into every board; what PBN cannot carry of it is one fact
+    path = SHARED / "lin" / "vugraph" / "bph__00350.lin"
+    read = bf.load(path)
+    assert len(read.boards) > 2
+    found: list[Diagnostic] = []
+    text = "".join(bf.iter_dumps(read, "pbn", on_diagnostic=found.append))
+    header = [d for d in found if d.message.startswith("file header: ")]
+    messages = [d.message for d in header]
+    assert any("rs list" in m for m in messages)
+    assert len(messages) == len(set(messages))
+    # every board still carries the loss for whoever reads its own diagnostics
+    assert all(
+        any(d.message.startswith("file header: ") for d in adapt(b, "pbn").diagnostics)
+        for b in read.boards
+    )
+    assert text.count("[Board ") == len(read.boards)
 
 
 def _pbn_board(**changes: Any) -> Board:

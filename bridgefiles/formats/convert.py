@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from bridgefiles.formats.lin.auction_play import chronological
 from bridgefiles.formats.lin.tokens import FORMAT as LIN
@@ -231,19 +232,43 @@ def _header_extra_to_pbn(board: Board, extra: Extra, found: list[Diagnostic]) ->
     if key == "vg":
         dropped = [f for i, f in enumerate(fields) if i not in _VG_FIELDS_KEPT and f.strip()]
         if dropped:
-            _say(
-                found,
-                board,
-                f"vg fields with no PBN tag (board range, carry-over): {', '.join(dropped)}",
-                extra.line,
-            )
+            lost = ", ".join(dropped)
+            message = f"vg fields with no PBN tag (board range, carry-over): {lost}"
+            _say_header(found, board, message, extra.line)
     elif key in ("rs", "mp", "pw", "bn"):
         if any(f.strip() for f in fields):
-            _say(found, board, f"the segment's {key} list is not carried by PBN", extra.line)
+            _say_header(found, board, f"the segment's {key} list is not carried by PBN", extra.line)
     elif key == "pn":
         pass  # the players of this table are the seat tags
     elif key not in ("pg", "") or extra.value.strip():
-        _say(found, board, f"header command {key}|{extra.value}| is not carried by PBN", extra.line)
+        _say_header(found, board, f"header command {key}|{extra.value}| is not carried by PBN",
+                    extra.line)
+
+
+FILE_HEADER = "file header: "
+"""How a loss from a LIN file's header starts: the header is copied into every board,
+but what it loses is one fact about the file, reported once (see :func:`once_per_file`)."""
+
+
+def _say_header(found: list[Diagnostic], board: Board, message: str, line: int | None) -> None:
+    _say(found, board, FILE_HEADER + message, line)
+
+
+def once_per_file() -> Callable[[Diagnostic], bool]:
+    """A filter for one file's conversion that passes a file-header loss only the
+    first time (the same line and message on the next board is the same fact)."""
+    seen: set[tuple[int | None, str]] = set()
+
+    def first(diag: Diagnostic) -> bool:
+        if not diag.message.startswith(FILE_HEADER):
+            return True
+        key = (diag.line, diag.message)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    return first
 
 
 # -- PBN to LIN ------------------------------------------------------------------
@@ -441,4 +466,12 @@ def _play_to_lin(
     )
 
 
-__all__ = ["LOST", "adapt", "family", "lin_text_to_pbn", "pbn_text_to_lin"]
+__all__ = [
+    "FILE_HEADER",
+    "LOST",
+    "adapt",
+    "family",
+    "lin_text_to_pbn",
+    "once_per_file",
+    "pbn_text_to_lin",
+]
