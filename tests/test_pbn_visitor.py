@@ -10,6 +10,8 @@ import pytest
 
 import bridgefiles as bf
 from bridgefiles.errors import UsageError
+from bridgefiles.formats.lin.finish import finish
+from bridgefiles.formats.lin.state import BoardState, Reading
 from bridgefiles.formats.pbn.reader import GameReader
 from bridgefiles.formats.visitor import HeadersOnly, PickBoardNumbers, PickBoards
 from bridgefiles.model.board import Board
@@ -44,8 +46,9 @@ def test_headers_only_gives_the_full_boards_tags_and_no_section(path: Path) -> N
         assert head.source == board.source and head.index == board.index
         if _fmt(path) == "pbn":
             assert head.tags == board.tags
-        else:  # LIN: the tags derived from the auction and play (Contract...) come after
-            assert head.tags == board.tags[: len(head.tags)]
+        else:  # LIN: all but the tags derived from the auction and play, in their order
+            derived = ("Declarer", "Contract", "Result")
+            assert head.tags == tuple(t for t in board.tags if t.name not in derived)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -58,28 +61,45 @@ def test_picked_boards_are_the_same_boards_a_full_read_gives(path: Path) -> None
         assert _without_encoding(board) == _without_encoding(full[board.index])
 
 
-@pytest.mark.parametrize("path", PBN_FILES, ids=lambda p: p.name)
+def _count_whole_builds(fmt: str, built: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Note the index of each board a reader builds past its headers."""
+    if fmt == "pbn":
+        rest = GameReader.rest
+
+        def rest_counted(self: GameReader) -> Board:
+            built.append(self.index)
+            return rest(self)
+
+        monkeypatch.setattr(GameReader, "rest", rest_counted)
+        return
+
+    def finish_counted(
+        r: Reading, acc: BoardState, source: str, headers_only: bool = False
+    ) -> Board:
+        if not headers_only:
+            built.append(acc.index)
+        return finish(r, acc, source, headers_only)
+
+    monkeypatch.setattr("bridgefiles.formats.lin.reader.finish", finish_counted)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
 def test_boards_picked_by_number_are_built_and_no_other(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    full = list(bf.read(path, "pbn"))
+    fmt = _fmt(path)
+    full = list(bf.read(path, fmt))
     numbered = [b for b in full if b.board_number]
     if not numbered:
-        pytest.skip("no board of this file has a Board tag")  # a fact of the file
+        pytest.skip("no board of this file has a board number")  # a fact of the file
     number = numbered[len(numbered) // 2].board_number
     assert number is not None
     expected = [b for b in full if b.board_number == number]
     built: list[int] = []
-    rest = GameReader.rest
-
-    def counted(self: GameReader) -> Board:
-        built.append(self.index)
-        return rest(self)
-
-    monkeypatch.setattr(GameReader, "rest", counted)
-    picked = list(bf.read(path, "pbn", visitor=PickBoardNumbers({number})))
+    _count_whole_builds(fmt, built, monkeypatch)
+    picked = list(bf.read(path, fmt, visitor=PickBoardNumbers({number})))
     assert [b.index for b in picked] == [b.index for b in expected]
-    assert built == [b.index for b in expected]  # no other board went past its tags
+    assert built == [b.index for b in expected]  # no other board went past its headers
     for board in picked:
         assert _without_encoding(board) == _without_encoding(full[board.index])
 

@@ -38,10 +38,9 @@ class BoardVisitor(Generic[T]):
 
     def end_headers(self, headers: Board) -> bool:
         """Whether to build the rest of a board, given its headers (a board with its tags,
-        no auction or play): False skips it. Called only when a subclass overrides it,
-        by the readers that can stop after the headers (PBN; LIN builds the board and
-        hands it over, so a visitor that picks by headers also checks ``result``'s
-        board)."""
+        no auction or play): False skips it. Called only when a subclass overrides it.
+        PBN stops reading the board there; LIN has read its commands already (they
+        come in one run) but builds no auction or play for a board skipped."""
         return True
 
     @property
@@ -79,7 +78,7 @@ class PickBoards(BuildBoards):
 
 class PickBoardNumbers(BuildBoards):
     """Only the boards whose Board tag is one of ``numbers`` (``1`` is ``"01"``), whole:
-    ``bridgefiles show --board N``. A PBN reader builds no other board past its tags."""
+    ``bridgefiles show --board N``. No reader builds another board past its tags."""
 
     def __init__(self, numbers: set[str] | frozenset[str]) -> None:
         self.numbers = frozenset(numbers)

@@ -37,7 +37,6 @@ class PlayedCard(BaseModel):
     column: int | None = None
 
 
-
 def plain_card_fields(card: Card | None, line: int | None, column: int | None) -> dict[str, object]:
     """The fields of a played card with no mark and no annotation: what both readers
     build by the thousand (through ``model.fast``), so it is written once, here."""
@@ -50,6 +49,7 @@ def plain_card_fields(card: Card | None, line: int | None, column: int | None) -
         "line": line,
         "column": column,
     }
+
 
 class PlayEnd(str, Enum):
     OPEN = ""  # play recorded to its end, or to be continued
@@ -96,4 +96,3 @@ class Play(BaseModel):
             if n.index == index:
                 return n
         return None
-

@@ -101,7 +101,10 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
 
     auction: Auction | None = None
     outcome: AuctionOutcome | None = None
-    if headers_only:
+    if headers_only:  # the tags the headers give, in the order of the whole board's
+        tag("Room", acc.room)
+        tag("HomeTeam", vg_field(5))
+        tag("VisitTeam", vg_field(7))
         return make(
             Board,
             tags=tuple(construct_all(TagPair, tags)),

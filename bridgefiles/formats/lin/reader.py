@@ -231,9 +231,18 @@ class Builder(Generic[T]):
 
     def emit(self, acc: BoardState, source: str) -> Iterator[T]:
         """The visitor's result for a finished board, if it wanted the board."""
-        if self.wanted:
-            board = finish(self.reading, acc, source, self.visitor.headers_only)
-            yield self.visitor.result(board)
+        if not self.wanted:
+            return
+        visitor = self.visitor
+        if visitor.picks_by_headers and not visitor.headers_only:
+            # the headers first; the auction and play only for a board the visitor keeps
+            # (what finishing the headers reports is reported again by the whole board)
+            reported = len(acc.diagnostics)
+            headers = finish(self.reading, acc, source, True)
+            del acc.diagnostics[reported:]
+            if not visitor.end_headers(headers):
+                return
+        yield visitor.result(finish(self.reading, acc, source, visitor.headers_only))
 
     def is_header(self, cmd: Command) -> bool:
         if cmd.tag == "%":
