@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cached_property
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict
 
@@ -178,6 +177,38 @@ class Result(BaseModel):
 _UNKNOWN = ("", "?")
 
 
+
+T = TypeVar("T")
+
+
+class view(Generic[T]):  # lower case: a decorator, like property
+    """A view of a board's tags computed on first use and kept on the instance.
+
+    functools.cached_property does the same, but under a lock shared by every board
+    (Python 3.11), which costs more than the small parses it guards, and serialises
+    threads reading different boards. Boards are immutable, so computing a view twice
+    in a race gives the same value: no lock is needed.
+    """
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, board: None, owner: type | None = None) -> view[T]: ...
+    @overload
+    def __get__(self, board: object, owner: type | None = None) -> T: ...
+    def __get__(self, board: object | None, owner: type | None = None) -> T | view[T]:
+        if board is None:
+            return self
+        value = self.compute(board)
+        board.__dict__[self.name] = value  # found there from now on: no call at all
+        return value
+
 class Board(BaseModel):
     """One board of a file, lenient: any field may be missing or unreadable.
 
@@ -185,7 +216,7 @@ class Board(BaseModel):
     reader has put a diagnostic in ``diagnostics`` saying why.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, ignored_types=(view,))
 
     tags: tuple[TagPair, ...] = ()
     auction: Auction | None = None
@@ -234,7 +265,7 @@ class Board(BaseModel):
         v = self.tag("Board")
         return v if v not in (None, "", "?") else None
 
-    @cached_property
+    @view
     def dealer(self) -> Seat | None:
         v = self.tag("Dealer")
         try:
@@ -242,7 +273,7 @@ class Board(BaseModel):
         except ValueError:
             return None
 
-    @cached_property
+    @view
     def vulnerable(self) -> Vulnerability | None:
         v = self.tag("Vulnerable")
         try:
@@ -250,7 +281,7 @@ class Board(BaseModel):
         except ValueError:
             return None
 
-    @cached_property
+    @view
     def deal(self) -> Deal | None:
         v = self.tag("Deal")
         try:
@@ -258,7 +289,7 @@ class Board(BaseModel):
         except ValueError:
             return None
 
-    @cached_property
+    @view
     def contract(self) -> Contract | None:
         v = self.tag("Contract")
         try:
@@ -266,7 +297,7 @@ class Board(BaseModel):
         except ValueError:
             return None
 
-    @cached_property
+    @view
     def declarer(self) -> Seat | None:
         """The seat that played the hand; for ``^X`` that is X (the irregular declarer)."""
         v = self.tag("Declarer")
@@ -284,7 +315,7 @@ class Board(BaseModel):
         v = self.tag("Declarer")
         return v is not None and v.strip().startswith("^")
 
-    @cached_property
+    @view
     def result(self) -> Result | None:
         v = self.tag("Result")
         try:
@@ -298,7 +329,7 @@ class Board(BaseModel):
         r = self.result
         return r.declarer_tricks(self.declarer) if r is not None else None
 
-    @cached_property
+    @view
     def outcome(self) -> AuctionOutcome | None:
         """What the recorded auction comes to (contract, declarer), None without one.
 
@@ -359,7 +390,7 @@ def set_text_writer(writer: Callable[[Board], str]) -> None:
     _TEXT_WRITER = writer
 
 
-# The cached_property views of Board, dropped by replace() so a changed copy re-reads its tags.
+# The cached views of Board, dropped by replace() so a changed copy re-reads its tags.
 _CACHED_VIEWS: tuple[str, ...] = tuple(
-    name for name, value in vars(Board).items() if isinstance(value, cached_property)
+    name for name, value in vars(Board).items() if isinstance(value, view)
 )

@@ -16,6 +16,20 @@ _INDEX = attrgetter("index")
 _CARDS_SET = shared_fields(("cards",))  # Hand's fields, all set by parse
 _DEAL_SET = shared_fields(("hands", "first"))  # Deal's, all set by parse
 _SUIT_TABLES = tuple({ch: base + i for ch, i in RANK_OFFSET.items()} for base in (39, 26, 13, 0))
+# The same as str.translate tables: each rank letter (either case) of a suit becomes the
+# character whose code is its card's index (0-51); any other character that could pass for
+# an index becomes one that cannot, so a stray character is never taken for a card.
+_NOT_A_CARD = "\uffff"
+
+def _translation(table: dict[str, int]) -> dict[int, str]:
+    codes: dict[int | str, str] = dict.fromkeys(range(52), _NOT_A_CARD)
+    for ch, i in table.items():
+        codes[ch] = codes[ch.lower()] = chr(i)
+    return str.maketrans(codes)
+
+
+_SUIT_TRANSLATIONS = tuple(map(_translation, _SUIT_TABLES))
+_CARD_BY_CODE = {chr(i): card for i, card in enumerate(ALL_CARDS)}
 
 
 class Hand(BaseModel):
@@ -34,21 +48,27 @@ class Hand(BaseModel):
     @classmethod
     def parse(cls, text: str) -> Hand:
         """``AKQ.JT9.876.5432`` (spades.hearts.diamonds.clubs); ranks in any order or case."""
-        # one upper() and one replace() for the four suits (neither makes or removes a dot)
-        parts = text.strip().upper().replace("10", "T").split(".")
+        parts = text.strip().replace("10", "T").split(".")
         if len(parts) != 4:
             raise ValueError(f"a hand needs four suits separated by dots: {text!r}")
-        # card indices straight from the letters (C-level table lookups), then the
-        # interned cards in ``of``'s order: descending index
-        found: list[int] = []
-        for table, ranks in zip(_SUIT_TABLES, parts, strict=True):
-            try:
-                found.extend(map(table.__getitem__, ranks))
-            except KeyError:
-                bad = next(ch for ch in ranks if ch not in table)
-                raise ValueError(f"not a rank: {bad!r}") from None  # as Rank.parse says it
-        found.sort(reverse=True)
-        return construct(cls, {"cards": tuple(map(ALL_CARDS.__getitem__, found))}, _CARDS_SET)
+        # each suit's letters become their cards' indices as characters (one C-level
+        # translate a suit); sorted descending, that is ``of``'s order
+        spades, hearts, diamonds, clubs = parts
+        t = _SUIT_TRANSLATIONS
+        codes = sorted(
+            spades.translate(t[0])
+            + hearts.translate(t[1])
+            + diamonds.translate(t[2])
+            + clubs.translate(t[3]),
+            reverse=True,
+        )
+        try:
+            cards = tuple(map(_CARD_BY_CODE.__getitem__, codes))
+        except KeyError:
+            tables = zip(_SUIT_TABLES, parts, strict=True)
+            bad = next(ch for table, ranks in tables for ch in ranks if ch.upper() not in table)
+            raise ValueError(f"not a rank: {bad!r}") from None  # as Rank.parse says it
+        return construct(cls, {"cards": cards}, _CARDS_SET)
 
     def suit(self, suit: Suit) -> tuple[Card, ...]:
         return tuple(c for c in self.cards if c.suit is suit)
