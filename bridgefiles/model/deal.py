@@ -167,7 +167,7 @@ class Deal(BaseModel):
     def unassigned(self) -> frozenset[Card]:
         """The cards no given hand holds: the pool for the hands not given."""
         held = {c.index for h in self.hands.values() if h is not None for c in h.cards}
-        return frozenset(c for c in ALL_CARDS if c.index not in held)
+        return frozenset(ALL_CARDS[i] for i in range(52) if i not in held)
 
     def completed(self) -> Deal:
         """With exactly one 13-card hand missing, the deal with that hand filled in.
@@ -179,9 +179,12 @@ class Deal(BaseModel):
         known = [h for h in self.hands.values() if h is not None]
         if len(missing) != 1 or any(len(h) != 13 for h in known):
             return self
+        held = {c.index for h in known for c in h.cards}
         hands = dict(self.hands)
-        hands[missing[0]] = Hand.of(self.unassigned())
-        return self.model_copy(update={"hands": hands})
+        # the cards left, by descending index: the order Hand keeps (spades first)
+        left = tuple(ALL_CARDS[i] for i in range(51, -1, -1) if i not in held)
+        hands[missing[0]] = construct(Hand, {"cards": left}, _CARDS_SET)
+        return construct(Deal, {"hands": hands, "first": self.first}, _DEAL_SET)
 
     def problems(self) -> list[str]:
         """What is wrong with the deal as a deal (PBN section 4.1), empty when it is sound."""

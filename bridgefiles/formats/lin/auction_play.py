@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bridgefiles.formats.lin.state import PendingCard
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.fast import construct_all
-from bridgefiles.model.outcome import trick_winner
+from bridgefiles.model.outcome import NO_TRUMP, trick_winner, winning_position
 from bridgefiles.model.play import PlayedCard, Slot, plain_card_fields
 from bridgefiles.model.seats import Seat
 
@@ -44,7 +44,8 @@ def place_cards(
     """
     rows = [plain_card_fields(card, line, column) for card, _, _, line, column, _, _ in cards]
     built = construct_all(PlayedCard, rows)  # one call for the whole play
-    played: list[Card] = [c.card for c in cards]  # type: ignore[misc]  # all known here
+    played = [c.card.index for c in cards]  # type: ignore[union-attr]  # all known here
+    trump = strain.order if strain is not None else NO_TRUMP
     slots: list[PlayedCard] = []
     lead = 0  # the leader of the trick, as places after ``first``
     # declarer's side, as the parity of places after ``first`` (partners are 2 apart)
@@ -54,8 +55,8 @@ def place_cards(
     for start in range(0, 4 * complete, 4):
         trick = built[start : start + 4]
         slots += trick[4 - lead :] + trick[: 4 - lead]  # seat k played card (k - lead) % 4
-        # the winner of the trick, led from ``first`` + lead places
-        lead = (lead + first.distance(trick_winner(first, played[start : start + 4], strain))) & 3
+        # the winner of the trick (Law 44), ``lead`` places after ``first`` led it
+        lead = (lead + winning_position(played[start : start + 4], trump)) & 3
         if side is not None and lead & 1 == side:
             won += 1
     if len(built) > 4 * complete:  # a short last trick
