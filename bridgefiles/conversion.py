@@ -208,8 +208,12 @@ class Rereading:
         self.copy: IO[bytes] | None = None
         self.second: Opened | None = None
         if self.start is None:
-            self.spool = _scratch(".input")
-            self.copy = open(self.spool, "wb")  # noqa: SIM115 (closed by again or close)
+            try:
+                self.spool = _scratch(".input")
+                self.copy = open(self.spool, "wb")  # noqa: SIM115 (closed by again or close)
+            except OSError as exc:
+                self.close()
+                raise _no_copy(exc) from exc
             opened.stream = _Tee(opened.stream, self.copy)  # type: ignore[assignment]
 
     def again(self) -> Opened:
@@ -256,8 +260,16 @@ class _Tee(io.RawIOBase):
     def read(self, size: int | None = -1) -> bytes:
         data = self.stream.read(-1 if size is None else size)
         if isinstance(data, (bytes, bytearray)):  # else the reader says what it got
-            self.copy.write(data)
+            try:
+                self.copy.write(data)
+            except OSError as exc:  # a full disk: the input's conversion fails, not ours
+                raise _no_copy(exc) from exc
         return data
+
+
+def _no_copy(exc: OSError) -> BridgeFileError:
+    return BridgeFileError(f"cannot keep a copy of the input to read it again (it cannot "
+                           f"seek): {exc.strerror or exc}; nothing was written")
 
 
 def _emitter(done: Conversion, on_diagnostic: Finding | None) -> Finding:
@@ -283,6 +295,7 @@ def _checked(boards: Iterable[Board], done: Conversion, emit: Finding, check: bo
         found = validate(board, laws=laws).diagnostics if check else board.diagnostics
         for diag in found:
             emit(_named(diag, board))
+        del found  # not kept while the board is written or scored (thousands, at times)
         done.boards += 1
         if on_board is not None:
             on_board()

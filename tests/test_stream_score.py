@@ -203,7 +203,7 @@ def _traced_peak(data: bytes, tmp_path: Path, **options: object) -> int:
 
 
 @pytest.mark.parametrize(("options", "per_board"), [
-    ({"score": True}, 20_000),  # the scoring record: tags and results, not the board
+    ({"score": True}, 12_000),  # the scoring records (tags, results) and what scoring writes
     ({"layout": "preserve"}, 2_000),  # a slot in a list (reading itself: a few hundred)
 ])
 def test_peak_memory_does_not_grow_with_the_boards(
@@ -220,3 +220,58 @@ def test_peak_memory_does_not_grow_with_the_boards(
     grown = _traced_peak(big, tmp_path, **options) - _traced_peak(small, tmp_path, **options)
     more = boards[0] - boards[1]
     assert grown < per_board * more, f"{grown / more:,.0f} bytes more a board"
+
+
+# -- the scoring record answers as its board ---------------------------------------------
+def _sample_boards() -> list[Board]:
+    boards: list[Board] = []
+    for path in FIXTURE_FILES:
+        boards += bf.load(path).boards
+    return boards
+
+
+@pytest.mark.parametrize("board", _sample_boards(), ids=lambda b: f"{b.format}-{b.label}")
+def test_the_scoring_view_reads_as_its_board(board: Board) -> None:
+    """What scoring asks of a board, its record (``scoring_view``) answers the same, and
+    a tag set on both reads the same after."""
+    from bridgefiles.scoring.view import scoring_view
+
+    view = scoring_view(board)
+    names = {t.name for t in board.tags} | {"Score", "ScoreMP", "NoSuchTag"}
+    for name in names:
+        assert view.tag(name) == board.tag(name)
+        mine, theirs = view.tag_pair(name), board.tag_pair(name)
+        assert (mine is None) == (theirs is None)
+        if mine is not None and theirs is not None:
+            assert (mine.value, mine.line, mine.column) == (theirs.value, theirs.line,
+                                                            theirs.column)
+    views = ("board_number", "room", "label", "vulnerable", "dealer", "deal", "contract",
+             "declarer", "declarer_tricks", "declarer_swapped", "line", "index", "tables")
+    for attribute in views:
+        assert getattr(view, attribute) == getattr(board, attribute), attribute
+    changed: Board = board
+    changed_view: Board = view
+    for name, value in (("Score", "NS 420"), ("Board", "77"), ("Result", "9"), ("New", "x")):
+        changed, changed_view = changed.with_tag(name, value), changed_view.with_tag(name, value)
+        for attribute in ("label", "contract", "declarer_tricks"):
+            assert getattr(changed_view, attribute) == getattr(changed, attribute)
+        for t in changed.tags:
+            assert changed_view.tag(t.name) == changed.tag(t.name)
+    assert view.tag("Score") == board.tag("Score")  # the view it was made from is unchanged
+
+
+def test_no_room_for_the_copy_of_a_pipe_is_a_failure_of_the_input(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A stream that cannot seek is copied to a temporary file: when that cannot be
+    made, the conversion fails (BridgeFileError, nothing written), not as our bug."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    data = (FIXTURES / "scoring-pairs.pbn").read_bytes()
+    target = tmp_path / "out.pbn"
+    with pytest.raises(bf.BridgeFileError, match="cannot keep a copy of the input") as caught:
+        bf.convert(io.BufferedReader(_Pipe(data)), target, score=True,  # type: ignore[type-var]
+                   format="pbn")
+    assert not isinstance(caught.value, bf.InternalError)
+    assert not target.exists()

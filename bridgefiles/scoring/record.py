@@ -6,8 +6,8 @@ value already in the file that disagrees with ours is reported on its board
 (``contract-mismatch``, ``declarer-mismatch``, ``result-mismatch``,
 ``score-mismatch``) and replaced only with ``replace=True``. :class:`Record` is the
 board being filled in; the pairs, teams and tables modules write through it too.
-It holds only what scoring reads of the board (:func:`scoring_view`) and logs what it
-changes (:mod:`.changes`), so a file's records stay small while its boards stream.
+It holds only what scoring reads of the board (:mod:`.view`) and logs what it changes
+(:mod:`.changes`), so a file's records stay small while its boards stream.
 """
 
 from __future__ import annotations
@@ -27,21 +27,13 @@ from bridgefiles.scoring.method import ScoringMethod, parse_scoring
 from bridgefiles.scoring.settings import ScoreSettings
 from bridgefiles.scoring.traveller import MISSING, digits_problem, ns_points
 from bridgefiles.scoring.values import SidedValue, format_number
+from bridgefiles.scoring.view import scoring_view
 
 SCORING_CODES = frozenset(
     {"contract-mismatch", "declarer-mismatch", "result-mismatch", "score-mismatch",
      "limit", "table", "internal"}
 )
 """The codes of the findings a record reports (:meth:`Record.report`)."""
-
-
-def scoring_view(board: Board) -> Board:
-    """What scoring reads of a board: its tags and tables, and where it stood (not its
-    auction, play, commentary or text, which only the Laws' ruling reads)."""
-    return Board.model_construct(
-        tags=board.tags, tables=board.tables, format=board.format, index=board.index,
-        line=board.line,
-    )
 
 
 def could_be_ours(board: Board) -> tuple[Diagnostic, ...]:
@@ -53,9 +45,9 @@ def could_be_ours(board: Board) -> tuple[Diagnostic, ...]:
     )
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
-    """A board being filled in (its :func:`scoring_view`), and what was learnt about it."""
+    """A board being filled in (its :func:`~.view.scoring_view`), and what was learnt."""
 
     board: Board
     contract: Contract | None = None
@@ -194,7 +186,7 @@ def deal_facts(board: Board, settings: ScoreSettings) -> Record:
     The ruling scores the Contract and Declarer tags when they disagree with the
     auction; the auction's own values are kept too, to report the tags (and, with
     ``replace``, to replace them and score the auction's contract). The record keeps
-    the board's :func:`scoring_view`, not the board.
+    the board's :func:`~.view.scoring_view`, not the board.
     """
     w = Record(board=scoring_view(board), known=could_be_ours(board))
     ruling = _ruling(w, board, settings.laws)
