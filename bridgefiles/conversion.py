@@ -158,8 +158,10 @@ def convert(
     opened = open_source(source, name)
     options = options_for(opened.path, strict, encoding, limits, text=opened.text)
     info = FileInfo()
-    twice = Rereading(opened) if score or layout == "preserve" else None
+    twice: Rereading | None = None
     try:
+        if score or layout == "preserve":
+            twice = Rereading(opened)
         boards = guarded(stream_boards(opened, format, options, info))
         first = next(boards, None)  # settles the format
         fmt = target_format(target, to, info.format or "pbn")
@@ -220,7 +222,11 @@ class Rereading:
         """The input from its start, as the first reading had it."""
         first = self.opened
         if self.start is not None:
-            first.stream.seek(self.start)
+            try:
+                first.stream.seek(self.start)
+            except (OSError, ValueError) as exc:
+                raise BridgeFileError(f"cannot read the input again (it is read twice): "
+                                      f"{exc}; nothing was written") from exc
             self.second = Opened(first.stream, first.path, text=first.text)
         else:
             assert self.copy is not None and self.spool is not None

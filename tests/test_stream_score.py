@@ -276,3 +276,21 @@ def test_no_room_for_the_copy_of_a_pipe_is_a_failure_of_the_input(
                    format="pbn")
     assert not isinstance(caught.value, bf.InternalError)
     assert not target.exists()
+
+
+def test_a_named_pipe_is_scored_like_its_file(tmp_path: Path) -> None:
+    """A path that cannot seek (a FIFO a program writes into) is read twice too."""
+    import os
+    import threading
+
+    source = FIXTURES / "scoring-teams.pbn"
+    fifo = tmp_path / "in.pbn"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(source.read_bytes()))
+    writer.start()
+    try:
+        got, done = _streamed(fifo, score=True, layout="export")
+    finally:
+        writer.join(timeout=30)
+    want, _ = _streamed(source, score=True, layout="export")
+    assert got == want and done.boards > 1
