@@ -423,11 +423,27 @@ def score(
     'NS 420'
     """
     from bridgefiles.scoring.fill import score_file
-    from bridgefiles.scoring.settings import ScoreSettings
 
     if not isinstance(bridge_file, BridgeFile):
         raise UsageError(
             f"score() takes a BridgeFile (bf.load), not {type(bridge_file).__name__}")
+    options = score_options(method, laws, replace, settings)
+    try:
+        scored: BridgeFile = score_file(bridge_file, **options)
+    except BridgeFileError:
+        raise
+    except Exception as exc:
+        raise internal(exc, "scoring") from exc
+    return scored
+
+
+def score_options(
+    method: str | None, laws: Laws, replace: bool, settings: Any = None
+) -> dict[str, Any]:
+    """:func:`score`'s arguments as the scorer's settings (``score_file`` keywords),
+    checked: a :class:`UsageError` for a wrong one (``convert --score`` checks the same)."""
+    from bridgefiles.scoring.settings import ScoreSettings
+
     if settings is not None and not isinstance(settings, ScoreSettings):
         raise UsageError(f"settings must be a ScoreSettings, not {type(settings).__name__}")
     if method is not None and not isinstance(method, str):
@@ -437,13 +453,8 @@ def score(
     if method is not None:
         options["method"] = method
     options["laws"] = laws
-    try:
-        scored: BridgeFile = score_file(bridge_file, replace=bool(replace), **options)
-    except BridgeFileError:
-        raise
-    except Exception as exc:
-        raise internal(exc, "scoring") from exc
-    return scored
+    options["replace"] = bool(replace) or bool(options.get("replace"))  # either asks
+    return options
 
 
 def concat(*iterables: Iterable[Board]) -> Iterator[Board]:

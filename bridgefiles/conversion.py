@@ -1,15 +1,19 @@
 """``bf.convert``: read, check, optionally score, and write, reporting every finding.
 
 Modelled on Biopython's ``SeqIO.convert(in, in_format, out, out_format)``: one call
-from a source to a target, streaming a board at a time unless scoring or the
-preserve layout needs the whole file. What it finds on the way (reading, the Laws,
-what the target format cannot carry, scoring) is returned in a :class:`Conversion`
-and passed to ``on_diagnostic`` as it is found, each naming its board.
+from a source to a target, streaming a board at a time. Scoring and the preserve
+layout need facts of the whole file (every board's results; the charset, line ends
+and trailer as read) before the first byte is written, so they read the input twice
+(:class:`Rereading`): the first reading checks the boards and keeps only those facts,
+the second writes. What it finds on the way (reading, the Laws, what the target
+format cannot carry, scoring) is returned in a :class:`Conversion` and passed to
+``on_diagnostic`` as it is found, each naming its board.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -24,11 +28,9 @@ from bridgefiles.api import (
     adapted,
     check_laws,
     iter_dumps,
+    score_options,
     validate,
     writable_format,
-)
-from bridgefiles.api import (
-    score as score_file,
 )
 from bridgefiles.errors import BridgeFileError, UsageError
 from bridgefiles.formats import registry
@@ -49,6 +51,7 @@ from bridgefiles.output import (
     transcode,
 )
 from bridgefiles.reading import (
+    Opened,
     Source,
     file_from_info,
     guarded,
@@ -58,6 +61,8 @@ from bridgefiles.reading import (
     stream_boards,
 )
 from bridgefiles.report import Counts
+from bridgefiles.scoring.changes import Changes, apply_changes
+from bridgefiles.scoring.fill import Scorer, settings_of
 
 Finding = Callable[[Diagnostic], None]
 
@@ -153,7 +158,10 @@ def convert(
     opened = open_source(source, name)
     options = options_for(opened.path, strict, encoding, limits, text=opened.text)
     info = FileInfo()
+    twice: Rereading | None = None
     try:
+        if score or layout == "preserve":
+            twice = Rereading(opened)
         boards = guarded(stream_boards(opened, format, options, info))
         first = next(boards, None)  # settles the format
         fmt = target_format(target, to, info.format or "pbn")
@@ -167,9 +175,16 @@ def convert(
                 emit(diag)
             raise BridgeFileError(f"{opened.path or 'input'}: no board found; nothing written")
         stream = _checked(chain([first], boards), done, emit, check, laws, on_board)
-        _write(stream, target, fmt, done, info, emit, score=score, layout=layout, laws=laws,
-               replace=replace, method=method, verify=verify, encoding=encoding,
-               through=through, budget=budget)
+        if twice is None:
+            data = file_from_info(stream, info, info.format or "pbn", stream=True)
+        else:  # first reading: every board checked, only their scoring facts kept
+            changes = (_scored(stream, emit, settings_of(score_options(method, laws, replace)))
+                       if score else _unchanged(stream))
+            again = guarded(stream_boards(twice.again(), format, options, FileInfo()))
+            data = file_from_info(_changed(again, changes), info, info.format or "pbn",
+                                  stream=True)
+        _write(data, target, fmt, done, info, emit, known=twice is not None, layout=layout,
+               verify=verify, encoding=encoding, through=through, budget=budget)
         for diag in info.diagnostics:
             emit(diag)
         return done
@@ -179,6 +194,88 @@ def convert(
         raise internal(exc, "converting") from exc
     finally:
         opened.close()
+        if twice is not None:
+            twice.close()
+
+
+class Rereading:
+    """A way to read an opened input a second time: seek back where it started, or,
+    for a source that cannot seek (standard input from a pipe, a text handle), read
+    again what the first reading copied to a temporary file on disk as it went."""
+
+    def __init__(self, opened: Opened) -> None:
+        self.opened = opened
+        self.start = _position(opened.stream) if not opened.text else None
+        self.spool: str | None = None
+        self.copy: IO[bytes] | None = None
+        self.second: Opened | None = None
+        if self.start is None:
+            try:
+                self.spool = _scratch(".input")
+                self.copy = open(self.spool, "wb")  # noqa: SIM115 (closed by again or close)
+            except OSError as exc:
+                self.close()
+                raise _no_copy(exc) from exc
+            opened.stream = _Tee(opened.stream, self.copy)  # type: ignore[assignment]
+
+    def again(self) -> Opened:
+        """The input from its start, as the first reading had it."""
+        first = self.opened
+        if self.start is not None:
+            try:
+                first.stream.seek(self.start)
+            except (OSError, ValueError) as exc:
+                raise BridgeFileError(f"cannot read the input again (it is read twice): "
+                                      f"{exc}; nothing was written") from exc
+            self.second = Opened(first.stream, first.path, text=first.text)
+        else:
+            assert self.copy is not None and self.spool is not None
+            self.copy.close()
+            self.second = Opened(open(self.spool, "rb"), first.path, owned=True,  # noqa: SIM115
+                                 text=first.text)
+        return self.second
+
+    def close(self) -> None:
+        if self.second is not None:
+            self.second.close()
+        if self.copy is not None:
+            self.copy.close()
+        if self.spool is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.spool)
+
+
+def _position(stream: IO[bytes]) -> int | None:
+    """Where a stream that can seek back stands; None when it cannot."""
+    try:
+        return stream.tell() if stream.seekable() else None
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+class _Tee(io.RawIOBase):
+    """A stream read as it is, what is read copied to ``copy``."""
+
+    def __init__(self, stream: IO[bytes], copy: IO[bytes]) -> None:
+        self.stream = stream
+        self.copy = copy
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        data = self.stream.read(-1 if size is None else size)
+        if isinstance(data, (bytes, bytearray)):  # else the reader says what it got
+            try:
+                self.copy.write(data)
+            except OSError as exc:  # a full disk: the input's conversion fails, not ours
+                raise _no_copy(exc) from exc
+        return data
+
+
+def _no_copy(exc: OSError) -> BridgeFileError:
+    return BridgeFileError(f"cannot keep a copy of the input to read it again (it cannot "
+                           f"seek): {exc.strerror or exc}; nothing was written")
 
 
 def _emitter(done: Conversion, on_diagnostic: Finding | None) -> Finding:
@@ -204,66 +301,79 @@ def _checked(boards: Iterable[Board], done: Conversion, emit: Finding, check: bo
         found = validate(board, laws=laws).diagnostics if check else board.diagnostics
         for diag in found:
             emit(_named(diag, board))
+        del found  # not kept while the board is written or scored (thousands, at times)
         done.boards += 1
         if on_board is not None:
             on_board()
         yield board
 
 
-def _scored(boards: Iterable[Board], info: FileInfo, emit: Finding, laws: Laws,
-            replace: bool, method: str | None) -> BridgeFile:
-    """The whole file scored, and what scoring found beyond what reading had."""
-    whole = file_from_info(list(boards), info, info.format or "pbn")
-    scored = score_file(whole, method=method, laws=laws, replace=replace)
-    for before, after in zip(whole.boards, scored.boards, strict=True):
-        known = set(before.diagnostics)  # a set: a board may hold thousands of findings
-        for diag in after.diagnostics:
-            if diag not in known:
-                emit(_named(diag, after))
-    return scored
+def _scored(boards: Iterable[Board], emit: Finding, settings: Any) -> list[Changes | None]:
+    """Each board's scoring changes (boards let go as they pass: only small records of
+    them are kept), and what scoring found beyond what reading had, emitted in order."""
+    scorer = Scorer(settings)
+    for board in boards:
+        scorer.add(board)
+    changes = scorer.changes()
+    for change in changes:
+        if change is not None:
+            for diag in change.new:
+                emit(diag.model_copy(update={"board": change.label}))
+    return changes
 
 
-def _write(boards: Iterator[Board], target: Target, fmt: Format, done: Conversion,
-           info: FileInfo, emit: Finding, *, score: bool, layout: Layout, laws: Laws,
-           replace: bool, method: str | None, verify: bool, encoding: str | None,
-           through: bool, budget: Budget) -> None:
+def _unchanged(boards: Iterable[Board]) -> list[Changes | None]:
+    """A first reading that changes nothing: every board checked, none kept."""
+    return [None for _ in boards]
+
+
+def _changed(boards: Iterable[Board], changes: list[Changes | None]) -> Iterator[Board]:
+    """The second reading, each board with its changes made; it must give the boards
+    the first reading gave."""
+    count = 0
+    for board in boards:
+        if count >= len(changes):
+            break
+        yield apply_changes(board, changes[count])
+        count += 1
+    else:
+        if count == len(changes):
+            return
+    raise BridgeFileError("the input changed while it was read (it is read twice); "
+                          "nothing was written")
+
+
+def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
+           info: FileInfo, emit: Finding, *, known: bool, layout: Layout, verify: bool,
+           encoding: str | None, through: bool, budget: Budget) -> None:
     """Write to a temporary file, check it, then put it in place (or copy it to a stream).
 
+    ``data`` streams its boards; ``known``: the input was read once before, so what
+    the file says of itself (charset, line ends) is known before writing starts.
     The output may not pass ``budget`` (``Limits.max_output_factor`` times the bytes
     read, plus ``max_output_base``): a header copied into every board must not turn a
     small upload into gigabytes. Over it, the temporary file is removed, nothing is put
     in place, and the conversion fails with a ``limit`` finding."""
-    data: BridgeFile | Iterable[Board]
-    if score or layout == "preserve":
-        whole = (_scored(boards, info, emit, laws, replace, method) if score
-                 else file_from_info(list(boards), info, info.format or "pbn"))
-        data, known = whole, True
-    else:
-        data, known = file_from_info(boards, info, info.format or "pbn", stream=True), False
     digests: list[bytes] = []
     if verify and fmt.kind != "table":
         from bridgefiles.verify import recording
 
-        source = data.boards if isinstance(data, BridgeFile) else data
-        recorded = recording(source, digests, fmt.name)
-        data = (data.model_copy(update={"boards": tuple(recorded)}) if known
-                else file_from_info(recorded, info, info.format or "pbn", stream=True))
+        recorded = recording(data.boards, digests, fmt.name)
+        data = file_from_info(recorded, info, info.format or "pbn", stream=True)
     to_path = done.target is not None
     final = temporary_beside(done.target) if done.target is not None else _scratch(".out")
     try:
         if fmt.kind == "table":
             from bridgefiles.table import write_table
 
-            rows = data if not isinstance(data, BridgeFile) else data.boards
+            rows = data.boards
             write_table(_within(rows, final, budget), final, fmt.name, path=done.path)
             budget.spend(os.path.getsize(final))
             charset = fmt.charset
         else:
-            named = adapted(data.boards if isinstance(data, BridgeFile) else data, fmt.name,
-                            emit, labelled=True)
-            out = (data.model_copy(update={"boards": named}) if isinstance(data, BridgeFile)
-                   else named)
-            pieces = iter_dumps(out, fmt.name, layout=layout)
+            named = adapted(data.boards, fmt.name, emit, labelled=True)
+            pieces = iter_dumps(file_from_info(named, info, info.format or "pbn", stream=True),
+                                fmt.name, layout=layout)
             charset = _text_out(pieces, final, fmt, info, data if known else None, encoding,
                                 layout, budget)
         if digests:

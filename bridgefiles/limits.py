@@ -49,8 +49,14 @@ class Limits:
     measurable). ``max_commands_per_board`` caps a board, so no board costs more
     than about 240 MB whatever its size (LIN lines of bars plateau at 196 MB from
     280 KB to 1.1 MB; the LIN reader's per-command memory is being cut, so its
-    figures will change). Scoring and the preserve layout hold the whole file:
-    about 80 bytes per byte of the file (8,000 generated boards, 4.5 MB: 355 MB).
+    figures will change). Scoring (``bf.convert(score=True)``: the ``score`` command,
+    ``convert --score``) and the preserve layout read the input twice and hold no
+    board: the same base plus at most about **400 bytes per byte of the largest
+    board** (the long auction again: preserve 347-369, score 393-405; ``{c}``
+    comments 227; LIN ``mb`` 257), and for scoring a record of about **4 KB per
+    board** (its tags, results and what scoring writes: 8,000 generated boards,
+    4.5 MB, peak 32 MB over the base; LIN 28 MB; preserve 3 MB). ``bf.score`` of a
+    file loaded whole holds the file: 315 MB for the same 8,000 boards.
     """
 
     max_file_size: int | None = 512 * _MiB

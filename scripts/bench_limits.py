@@ -180,6 +180,17 @@ def _run(kind: str, data: bytes, scratch: str) -> int:
             cli.main([*args, "-j", "1"], standalone_mode=True)
         written = [n for n in os.listdir(scratch) if n.startswith("out")]
         return sum(os.path.getsize(os.path.join(scratch, n)) for n in written)
+    if kind.startswith(("score:", "preserve:")):  # the score command, convert --preserve
+        what, _, fmt = kind.partition(":")
+        source = os.path.join(scratch, f"in.{fmt}")
+        with open(source, "wb") as f:
+            f.write(data)
+        target = os.path.join(scratch, f"out.{fmt}")
+        with contextlib.suppress(bf.BridgeFileError):
+            bf.convert(source, target, score=what == "score",
+                       layout="preserve" if what == "preserve" else "export",
+                       on_diagnostic=lambda d: None)
+        return os.path.getsize(target) if os.path.exists(target) else 0
     if kind.startswith(("read:", "validate:", "load+score:")):
         what, _, fmt = kind.partition(":")
         with contextlib.suppress(bf.BridgeFileError):
@@ -216,9 +227,14 @@ SHAPES: list[tuple[str, str, Callable[[int], bytes], int, bool]] = [
 ]
 
 
-def constant(steps: int, only: str | None) -> None:
-    """Peak RSS of read, validate, load+score and convert over the base of a one-board
-    file, for many small boards and for one big board: the per-byte constant."""
+OPERATIONS = ("read", "validate", "load+score", "convert:json", "score", "preserve")
+
+
+def constant(steps: int, only: str | None, ops: tuple[str, ...] = OPERATIONS) -> None:
+    """Peak RSS of read, validate, load+score (``bf.score`` of a file in memory),
+    convert, score (``convert --score``, as the ``score`` command runs it) and preserve
+    (``convert --preserve``) over the base of a one-board file, for many small boards
+    and for one big board: the per-byte constant."""
     print("memory constant: MB = the run's own peak RSS (peak reset before it, Linux) over "
           "the RSS before it, less the same for a one-board file; "
           "per byte = bytes of memory per byte of the largest board (for many boards: "
@@ -228,7 +244,7 @@ def constant(steps: int, only: str | None) -> None:
     for name, fmt, make, first, one_board in SHAPES:
         if only and only.lower() not in name.lower():
             continue
-        for op in ("read", "validate", "load+score", "convert:json"):
+        for op in ops:
             kind = op if op.startswith("convert") else f"{op}:{fmt}"
             base = measure(kind, tiny if fmt == "pbn" else _LIN_BOARD, False)
             for step in range(steps):
@@ -315,12 +331,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--traced", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--constant", action="store_true",
                         help="measure the memory constant (RSS against the largest board)")
+    parser.add_argument("--ops", default=",".join(OPERATIONS),
+                        help="with --constant: the operations, comma-separated "
+                             f"(default: {','.join(OPERATIONS)})")
     opts = parser.parse_args(argv)
     if opts.child:
         child(opts.child[0], opts.child[1], opts.traced)
         return 0
     if opts.constant:
-        constant(3 if not opts.quick else 2, opts.only)
+        ops = tuple(op for op in opts.ops.split(",") if op)
+        unknown = [op for op in ops if op not in OPERATIONS]
+        if unknown:
+            parser.error(f"unknown operation {unknown[0]!r} (choose from {', '.join(OPERATIONS)})")
+        constant(3 if not opts.quick else 2, opts.only, ops)
         return 0
     steps = 3 if opts.quick else 4
     print("each size in a fresh process: RSS MB = real peak (ru_maxrss) less the process "

@@ -8,8 +8,10 @@ Modules, one concern each: ``duplicate`` (Law 77), ``board`` (Law 2), ``imps``
 (Butler datums and cross-IMPs), ``vp`` (WBF 20-VP scale), ``rubber`` and ``chicago``,
 ``method`` (the Scoring tag), ``values`` (score-tag value forms), ``traveller``
 (results of one deal at many tables), ``checks`` (the validator's score and board
-checks); and ``bf.score``: ``fill`` (``score_file``), ``settings`` (its typed
-settings), ``record`` (one record's Contract, Declarer, Result, Score),
+checks); and ``bf.score``: ``fill`` (``score_file``, and ``Scorer``, which scores a
+file a board at a time), ``settings`` (its typed settings), ``record`` (one record's
+Contract, Declarer, Result, Score), ``view`` (what a record keeps of its board),
+``changes`` (what scoring does to a board, made on it later),
 ``rubber_record`` (ScoreRubber), ``pairs`` (matchpoints and IMP pairs over a
 field), ``teams`` (matches, IMPs and VPs) and ``tables`` (ScoreTable and
 TotalScoreTable written or checked).

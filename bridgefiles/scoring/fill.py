@@ -14,6 +14,13 @@ Where a file holds several results of one deal (same Event, Board and cards):
 Travellers and standings are written or checked by :mod:`.tables`. A value already
 in the file that disagrees with ours is reported on its board and replaced only
 with ``replace=True``.
+
+Two steps, so a file need not be held to be scored: a :class:`Scorer` takes the
+boards one at a time (the Laws' ruling on each, kept as a small record) and then
+gives each board's :class:`~bridgefiles.scoring.changes.Changes`;
+:func:`~bridgefiles.scoring.changes.apply_changes` makes them on the board.
+:func:`score_file` does both on a file in memory, ``convert --score`` on two
+readings of its input.
 """
 
 from __future__ import annotations
@@ -26,10 +33,12 @@ from pydantic import ValidationError
 from bridgefiles.errors import BridgeFileError
 from bridgefiles.laws.editions import Edition
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
+from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.file import BridgeFile
 from bridgefiles.model.seats import Seat
 from bridgefiles.scoring.butler import Average, CrossDivide, Discard, Half
+from bridgefiles.scoring.changes import Changes, apply_changes
 from bridgefiles.scoring.imps import ImpRounding
 from bridgefiles.scoring.matchpoints import AdjustedPercentages, Units
 from bridgefiles.scoring.method import UNIMPLEMENTED, ScoringMethod
@@ -40,7 +49,7 @@ from bridgefiles.scoring.settings import ScoreForm, ScoreSettings
 from bridgefiles.scoring.tables import traveller_of
 from bridgefiles.scoring.teams import MatchKey, Rooms, team_board, team_matches, team_rooms
 
-__all__ = ["ScoreSettings", "score_file"]
+__all__ = ["ScoreSettings", "Scorer", "score_file", "settings_of"]
 
 
 def score_file(
@@ -101,11 +110,43 @@ def score_file(
         "vp": vp,
         "limits": limits if limits is not None else DEFAULT_LIMITS,
     }
+    settings = settings_of(given)
+    scorer = Scorer(settings)
+    for board in bridge_file.boards:
+        scorer.add(board)
+    changes = scorer.changes()
+    boards = tuple(apply_changes(b, c) for b, c in zip(bridge_file.boards, changes, strict=True))
+    return bridge_file.model_copy(update={"boards": boards})
+
+
+def settings_of(given: dict[str, Any]) -> ScoreSettings:
+    """The settings, checked; a BridgeFileError for a bad one."""
     try:
-        settings = ScoreSettings.model_validate(given, strict=True)
+        return ScoreSettings.model_validate(given, strict=True)
     except ValidationError as exc:
         raise BridgeFileError(f"bad scoring settings: {exc}") from exc
-    records = [deal_facts(b, settings) for b in bridge_file.boards]
+
+
+class Scorer:
+    """A file scored a board at a time: :meth:`add` each board in file order (the
+    Laws rule on it; a small record of it is kept), then :meth:`changes`."""
+
+    def __init__(self, settings: ScoreSettings) -> None:
+        self.settings = settings
+        self.records: list[Record] = []
+
+    def add(self, board: Board) -> None:
+        self.records.append(deal_facts(board, self.settings))
+
+    def changes(self) -> list[Changes | None]:
+        """Each board's changes, in file order (None: unchanged); the records are let go."""
+        records, self.records = self.records, []
+        _score_records(records, self.settings)
+        return [w.changes() for w in records]
+
+
+def _score_records(records: list[Record], settings: ScoreSettings) -> None:
+    """Each record filled in, then the records compared: rubbers, deals, events."""
     for w in records:
         fill_record(w, settings)
         scoring = method_of(w.board, settings)
@@ -120,7 +161,6 @@ def score_file(
         events[key[0]].append(members)
     for deals in events.values():
         _event(records, deals, settings)
-    return bridge_file.model_copy(update={"boards": tuple(w.finish() for w in records)})
 
 
 def _unimplemented_scale(w: Record, method: ScoringMethod, settings: ScoreSettings) -> None:

@@ -6,6 +6,8 @@ value already in the file that disagrees with ours is reported on its board
 (``contract-mismatch``, ``declarer-mismatch``, ``result-mismatch``,
 ``score-mismatch``) and replaced only with ``replace=True``. :class:`Record` is the
 board being filled in; the pairs, teams and tables modules write through it too.
+It holds only what scoring reads of the board (:mod:`.view`) and logs what it changes
+(:mod:`.changes`), so a file's records stay small while its boards stream.
 """
 
 from __future__ import annotations
@@ -20,15 +22,32 @@ from bridgefiles.model.board import Board, Table
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.seats import Seat, Side
+from bridgefiles.scoring.changes import Changes, Step, new_findings, with_table
 from bridgefiles.scoring.method import ScoringMethod, parse_scoring
 from bridgefiles.scoring.settings import ScoreSettings
 from bridgefiles.scoring.traveller import MISSING, digits_problem, ns_points
 from bridgefiles.scoring.values import SidedValue, format_number
+from bridgefiles.scoring.view import scoring_view
+
+SCORING_CODES = frozenset(
+    {"contract-mismatch", "declarer-mismatch", "result-mismatch", "score-mismatch",
+     "limit", "table", "internal"}
+)
+"""The codes of the findings a record reports (:meth:`Record.report`)."""
 
 
-@dataclass
+def could_be_ours(board: Board) -> tuple[Diagnostic, ...]:
+    """The board's findings as read that a record's finding could equal: a conversion
+    reports only the findings scoring adds (``Changes.new``)."""
+    return tuple(
+        d for d in board.diagnostics
+        if d.code in SCORING_CODES and d.path is None and d.trick is None and d.seat is None
+    )
+
+
+@dataclass(slots=True)
 class Record:
-    """A board being filled in, and what was learnt about it."""
+    """A board being filled in (its :func:`~.view.scoring_view`), and what was learnt."""
 
     board: Board
     contract: Contract | None = None
@@ -39,18 +58,17 @@ class Record:
     computed: int | None = None  # Law 77 from contract, declarer and tricks
     ns: int | None = None  # the N-S score used for the tournament (else the Score tag's)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    changed: bool = False
+    steps: list[Step] = field(default_factory=list)  # the changes made, in order
+    known: tuple[Diagnostic, ...] = ()  # findings as read that ours could repeat
     ours: set[str] = field(default_factory=set)  # tables written by this run
 
     def set_tag(self, name: str, value: str) -> None:
         self.board = self.board.with_tag(name, value)
-        self.changed = True
+        self.steps.append((name, value))
 
     def set_table(self, table: Table) -> None:
-        tables = [t for t in self.board.tables if t.name != table.name]
-        tables.append(table)
-        self.board = self.board.replace(tables=tuple(tables))
-        self.changed = True
+        self.board = with_table(self.board, table)
+        self.steps.append(table)
         self.ours.add(table.name)
 
     def report(
@@ -65,6 +83,8 @@ class Record:
     ) -> None:
         """A finding about this board (an error unless said), placed at ``at`` (a table),
         a ``tag``, or the board."""
+        if code not in SCORING_CODES:  # could_be_ours must know every code we report
+            raise InternalError(f"a scoring finding with an unlisted code {code!r}")
         pair = self.board.tag_pair(tag) if tag is not None else None
         where = at if at is not None else pair
         self.diagnostics.append(
@@ -109,13 +129,13 @@ class Record:
             if settings.replace:
                 self.set_tag(tag, text)
 
-    def finish(self) -> Board:
-        if not self.diagnostics:
-            return self.board
-        diagnostics = (*self.board.diagnostics, *self.diagnostics)
-        if self.changed:
-            return self.board.replace(diagnostics=diagnostics)
-        return self.board.model_copy(update={"diagnostics": diagnostics})
+    def changes(self) -> Changes | None:
+        """What scoring did to the board; None when nothing."""
+        if not self.steps and not self.diagnostics:
+            return None
+        found = tuple(self.diagnostics)
+        return Changes(steps=tuple(self.steps), diagnostics=found,
+                       new=new_findings(found, self.known), label=self.board.label)
 
 
 def close(written: Decimal, ours: float) -> bool:
@@ -165,9 +185,10 @@ def deal_facts(board: Board, settings: ScoreSettings) -> Record:
 
     The ruling scores the Contract and Declarer tags when they disagree with the
     auction; the auction's own values are kept too, to report the tags (and, with
-    ``replace``, to replace them and score the auction's contract).
+    ``replace``, to replace them and score the auction's contract). The record keeps
+    the board's :func:`~.view.scoring_view`, not the board.
     """
-    w = Record(board=board)
+    w = Record(board=scoring_view(board), known=could_be_ours(board))
     ruling = _ruling(w, board, settings.laws)
     if (
         ruling is not None

@@ -1,0 +1,104 @@
+"""What scoring reads of a board, held small: the record a file keeps of every board.
+
+Scoring a file compares its boards, so a record of each must stay while the file
+streams past. It needs a board's tag values (where each stood, to place a finding),
+its tables and its place in the file; not its auction, play, commentary or text,
+which only the Laws' ruling reads (on the whole board, before the record is made).
+A :class:`ScoringView` is a :class:`~bridgefiles.model.board.Board` without those,
+its tags kept as plain tuples rather than a model each (a tenth of the memory), and
+its deal parsed when asked rather than kept. It answers what scoring asks of a
+board (``tag``, ``tag_pair``, ``table``, the tag views) as the board would, and
+``with_tag`` changes it as it would change the board.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.deal import Deal
+from bridgefiles.model.fast import construct, shared_fields
+
+_FIELDS = shared_fields(("tags", "tables", "format", "index", "line"))
+_NONE = -1  # a position not known (a tag scoring added)
+_KEY = "scoring_tags"  # where a view keeps its tags, beside its fields
+_PARSE_DEAL: Callable[[Board], Deal | None] = vars(Board)["deal"].func  # Board.deal, uncached
+
+Compact = tuple[tuple[str, ...], tuple[str, ...], "array[int]"]
+"""Tag names (one tuple shared by the boards that have the same tags), values, and
+each tag's line and column."""
+
+
+@lru_cache(maxsize=256)
+def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
+    """One tuple for the boards of a file that have the same tag names (bounded, so a
+    file of ever-new names costs its own tuples, no more)."""
+    return names
+
+
+class ScoringView(Board):
+    """A board as scoring reads it (see the module doc); its ``tags`` field is empty."""
+
+    def compact(self) -> Compact:
+        """The tags, as :func:`scoring_view` keeps them."""
+        found: Compact = self.__dict__[_KEY]
+        return found
+
+    def tag(self, name: str) -> str | None:
+        names, values, _ = self.compact()
+        try:
+            return values[names.index(name)]  # the first of its name (PBN 2.6)
+        except ValueError:
+            return None
+
+    def tag_pair(self, name: str) -> TagPair | None:
+        """The tag's name, value and place (what a finding about it needs)."""
+        names, values, where = self.compact()
+        try:
+            i = names.index(name)
+        except ValueError:
+            return None
+        line, column = where[2 * i], where[2 * i + 1]
+        return TagPair(name=name, value=values[i], line=None if line == _NONE else line,
+                       column=None if column == _NONE else column)
+
+    def with_tag(self, name: str, value: str) -> Board:
+        """A copy with tag ``name`` set, as :meth:`Board.with_tag` sets it."""
+        names, values, where = self.compact()
+        if name in names:
+            i = names.index(name)
+            compact: Compact = (names, (*values[:i], value, *values[i + 1:]), where)
+        else:
+            more = array("q", where)
+            more.extend((_NONE, _NONE))
+            compact = (_shared((*names, name)), (*values, value), more)
+        copy = self.replace()
+        copy.__dict__[_KEY] = compact
+        return copy
+
+    @property
+    def deal(self) -> Deal | None:
+        """Parsed each time it is asked (twice a record), not kept: a parsed deal is
+        several times the rest of the record."""
+        return _PARSE_DEAL(self)
+
+
+def scoring_view(board: Board) -> ScoringView:
+    """The board's record for scoring: its tags, tables and place in the file."""
+    tags = board.tags
+    where = array("q")
+    for t in tags:
+        where.append(_NONE if t.line is None else t.line)
+        where.append(_NONE if t.column is None else t.column)
+    data: dict[str, Any] = {
+        "tags": (), "tables": board.tables, "format": board.format, "index": board.index,
+        "line": board.line,
+    }
+    view = construct(ScoringView, data, _FIELDS)
+    view.__dict__[_KEY] = (
+        _shared(tuple(t.name for t in tags)), tuple(t.value for t in tags), where
+    )
+    return view
