@@ -190,10 +190,10 @@ class view(Generic[T]):  # lower case: a decorator, like property
     in a race gives the same value: no lock is needed.
     """
 
-    def __init__(self, compute: Callable[[Any], T]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-        self.__doc__ = compute.__doc__
+    def __init__(self, func: Callable[[Any], T]) -> None:
+        self.func = func  # the computation itself, uncached (as cached_property names it)
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -205,7 +205,7 @@ class view(Generic[T]):  # lower case: a decorator, like property
     def __get__(self, board: object | None, owner: type | None = None) -> T | view[T]:
         if board is None:
             return self
-        value = self.compute(board)
+        value = self.func(board)
         board.__dict__[self.name] = value  # found there from now on: no call at all
         return value
 

@@ -25,7 +25,7 @@ from bridgefiles.model.fast import construct, shared_fields
 _FIELDS = shared_fields(("tags", "tables", "format", "index", "line"))
 _NONE = -1  # a position not known (a tag scoring added)
 _KEY = "scoring_tags"  # where a view keeps its tags, beside its fields
-_PARSE_DEAL: Callable[[Board], Deal | None] = vars(Board)["deal"].func  # Board.deal, uncached
+_PARSE_DEAL: Callable[[Board], Deal | None] = Board.deal.func  # Board.deal, uncached
 
 Compact = tuple[tuple[str, ...], tuple[str, ...], "array[int]"]
 """Tag names (one tuple shared by the boards that have the same tags), values, and
