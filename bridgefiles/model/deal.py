@@ -164,11 +164,6 @@ class Deal(BaseModel):
         size = self.hand_size
         return size is not None and size < 13
 
-    def unassigned(self) -> frozenset[Card]:
-        """The cards no given hand holds: the pool for the hands not given."""
-        held = {c.index for h in self.hands.values() if h is not None for c in h.cards}
-        return frozenset(ALL_CARDS[i] for i in range(52) if i not in held)
-
     def completed(self) -> Deal:
         """With exactly one 13-card hand missing, the deal with that hand filled in.
 

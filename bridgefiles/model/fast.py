@@ -102,6 +102,17 @@ def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
     return obj
 
 
+def attach(obj: BaseModel, key: str, value: Any) -> None:
+    """Keep ``value`` on a built instance beside its fields, under a name that is not a
+    field (a derived or compact form of them); copies made by ``model_copy`` carry it."""
+    obj.__dict__[key] = value
+
+
+def attached(obj: BaseModel, key: str) -> Any:
+    """What :func:`attach` kept on ``obj`` under ``key``."""
+    return obj.__dict__[key]
+
+
 def construct_all(
     cls: type[M], rows: list[dict[str, Any]], fields_set: set[str] | None = None
 ) -> list[M]:

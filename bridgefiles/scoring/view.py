@@ -20,7 +20,7 @@ from typing import Any
 
 from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.deal import Deal
-from bridgefiles.model.fast import construct, shared_fields
+from bridgefiles.model.fast import attach, attached, construct, shared_fields
 
 _FIELDS = shared_fields(("tags", "tables", "format", "index", "line"))
 _NONE = -1  # a position not known (a tag scoring added)
@@ -44,7 +44,7 @@ class ScoringView(Board):
 
     def compact(self) -> Compact:
         """The tags, as :func:`scoring_view` keeps them."""
-        found: Compact = self.__dict__[_KEY]
+        found: Compact = attached(self, _KEY)
         return found
 
     def tag(self, name: str) -> str | None:
@@ -76,7 +76,7 @@ class ScoringView(Board):
             more.extend((_NONE, _NONE))
             compact = (_shared((*names, name)), (*values, value), more)
         copy = self.replace()
-        copy.__dict__[_KEY] = compact
+        attach(copy, _KEY, compact)
         return copy
 
     @property
@@ -98,7 +98,5 @@ def scoring_view(board: Board) -> ScoringView:
         "line": board.line,
     }
     view = construct(ScoringView, data, _FIELDS)
-    view.__dict__[_KEY] = (
-        _shared(tuple(t.name for t in tags)), tuple(t.value for t in tags), where
-    )
+    attach(view, _KEY, (_shared(tuple(t.name for t in tags)), tuple(t.value for t in tags), where))
     return view

@@ -2,7 +2,7 @@
 
 LIN lists cards in playing order; the model keeps PBN's seat columns, so each
 trick's winner (who leads the next) is worked out from the contract
-(:func:`bridgefiles.model.outcome.trick_winner`, the one copy of Law 44). This is
+(:func:`bridgefiles.model.outcome.winning_position`, the one copy of Law 44). This is
 bookkeeping of the record, not a ruling: the Laws package judges legality.
 """
 
