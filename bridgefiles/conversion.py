@@ -19,7 +19,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 from typing import IO, Any
 
 from bridgefiles.api import (
@@ -159,6 +159,7 @@ def convert(
     options = options_for(opened.path, strict, encoding, limits, text=opened.text)
     info = FileInfo()
     twice: Rereading | None = None
+    scorer: Scorer | None = None
     try:
         if score or layout == "preserve":
             twice = Rereading(opened)
@@ -178,10 +179,15 @@ def convert(
         if twice is None:
             data = file_from_info(stream, info, info.format or "pbn", stream=True)
         else:  # first reading: every board checked, only their scoring facts kept
-            changes = (_scored(stream, emit, settings_of(score_options(method, laws, replace)))
-                       if score else _unchanged(stream))
+            if score:
+                scorer = Scorer(settings_of(score_options(method, laws, replace)))
+                count = _scored(stream, emit, scorer)
+                changes: Iterator[Changes | None] = scorer.changes()
+            else:
+                count = sum(1 for _ in stream)
+                changes = repeat(None, count)
             again = guarded(stream_boards(twice.again(), format, options, FileInfo()))
-            data = file_from_info(_changed(again, changes), info, info.format or "pbn",
+            data = file_from_info(_changed(again, changes, count), info, info.format or "pbn",
                                   stream=True)
         _write(data, target, fmt, done, info, emit, known=twice is not None, layout=layout,
                verify=verify, encoding=encoding, through=through, budget=budget)
@@ -196,6 +202,8 @@ def convert(
         opened.close()
         if twice is not None:
             twice.close()
+        if scorer is not None:
+            scorer.close()
 
 
 class Rereading:
@@ -308,36 +316,30 @@ def _checked(boards: Iterable[Board], done: Conversion, emit: Finding, check: bo
         yield board
 
 
-def _scored(boards: Iterable[Board], emit: Finding, settings: Any) -> list[Changes | None]:
-    """Each board's scoring changes (boards let go as they pass: only small records of
-    them are kept), and what scoring found beyond what reading had, emitted in order."""
-    scorer = Scorer(settings)
+def _scored(boards: Iterable[Board], emit: Finding, scorer: Scorer) -> int:
+    """The boards scored (let go as they pass: their records are kept on disk), and what
+    scoring found beyond what reading had, emitted in order; how many boards."""
     for board in boards:
         scorer.add(board)
-    changes = scorer.changes()
-    for change in changes:
+    for change in scorer.changes():
         if change is not None:
             for diag in change.new:
                 emit(diag.model_copy(update={"board": change.label}))
-    return changes
+    return len(scorer)
 
 
-def _unchanged(boards: Iterable[Board]) -> list[Changes | None]:
-    """A first reading that changes nothing: every board checked, none kept."""
-    return [None for _ in boards]
-
-
-def _changed(boards: Iterable[Board], changes: list[Changes | None]) -> Iterator[Board]:
-    """The second reading, each board with its changes made; it must give the boards
-    the first reading gave."""
-    count = 0
+def _changed(boards: Iterable[Board], changes: Iterator[Changes | None],
+             count: int) -> Iterator[Board]:
+    """The second reading, each board with its ``count`` changes made (in order); it
+    must give the boards the first reading gave."""
+    given = 0
     for board in boards:
-        if count >= len(changes):
+        if given == count:
             break
-        yield apply_changes(board, changes[count])
-        count += 1
+        yield apply_changes(board, next(changes))
+        given += 1
     else:
-        if count == len(changes):
+        if given == count:
             return
     raise BridgeFileError("the input changed while it was read (it is read twice); "
                           "nothing was written")

@@ -53,10 +53,14 @@ class Limits:
     ``convert --score``) and the preserve layout read the input twice and hold no
     board: the same base plus at most about **400 bytes per byte of the largest
     board** (the long auction again: preserve 347-369, score 393-405; ``{c}``
-    comments 227; LIN ``mb`` 257), and for scoring a record of about **4 KB per
-    board** (its tags, results and what scoring writes: 8,000 generated boards,
-    4.5 MB, peak 32 MB over the base; LIN 28 MB; preserve 3 MB). ``bf.score`` of a
-    file loaded whole holds the file: 315 MB for the same 8,000 boards.
+    comments 227; LIN ``mb`` 257). Scoring's records of the boards wait on disk
+    (``scoring/store.py``): at most 2,048 of them (about 8 MB) stay in memory, with
+    one deal's records and the standings being added up (a few numbers a pair or
+    team); a record past the cache costs under 15 bytes of memory (traced, 1,920 ->
+    3,840 boards). The ``score`` command: 1,000 to 8,000 generated boards 11.8 to 17.2
+    MB over the base (it was 10.3 to 28.5 MB with the records in memory), 32,000
+    boards (18 MB) 64 MB peak RSS in all, 2,000 boards 52 MB. ``bf.score`` of a file
+    loaded whole holds the file: 315 MB for 8,000 boards.
     """
 
     max_file_size: int | None = 512 * _MiB

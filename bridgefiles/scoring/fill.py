@@ -16,8 +16,9 @@ in the file that disagrees with ours is reported on its board and replaced only
 with ``replace=True``.
 
 Two steps, so a file need not be held to be scored: a :class:`Scorer` takes the
-boards one at a time (the Laws' ruling on each, kept as a small record) and then
-gives each board's :class:`~bridgefiles.scoring.changes.Changes`;
+boards one at a time (the Laws' ruling on each, filled in as a small record that
+waits on disk, :mod:`.store`) and then gives each board's
+:class:`~bridgefiles.scoring.changes.Changes`;
 :func:`~bridgefiles.scoring.changes.apply_changes` makes them on the board.
 :func:`score_file` does both on a file in memory, ``convert --score`` on two
 readings of its input.
@@ -25,12 +26,12 @@ readings of its input.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import ValidationError
 
-from bridgefiles.errors import BridgeFileError
+from bridgefiles.errors import BridgeFileError, InternalError
 from bridgefiles.laws.editions import Edition
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Board
@@ -44,10 +45,11 @@ from bridgefiles.scoring.matchpoints import AdjustedPercentages, Units
 from bridgefiles.scoring.method import UNIMPLEMENTED, ScoringMethod
 from bridgefiles.scoring.pairs import pairs_event
 from bridgefiles.scoring.record import Record, deal_facts, fill_record, fill_score, method_of
-from bridgefiles.scoring.rubber_record import check_histories, fill_rubber
+from bridgefiles.scoring.rubber_record import check_history, fill_rubber
 from bridgefiles.scoring.settings import ScoreForm, ScoreSettings
+from bridgefiles.scoring.store import DealKey, RecordStore
 from bridgefiles.scoring.tables import traveller_of
-from bridgefiles.scoring.teams import MatchKey, Rooms, team_board, team_matches, team_rooms
+from bridgefiles.scoring.teams import team_board, team_matches, team_rooms
 
 __all__ = ["ScoreSettings", "Scorer", "score_file", "settings_of"]
 
@@ -111,11 +113,12 @@ def score_file(
         "limits": limits if limits is not None else DEFAULT_LIMITS,
     }
     settings = settings_of(given)
-    scorer = Scorer(settings)
-    for board in bridge_file.boards:
-        scorer.add(board)
-    changes = scorer.changes()
-    boards = tuple(apply_changes(b, c) for b, c in zip(bridge_file.boards, changes, strict=True))
+    with Scorer(settings) as scorer:
+        for board in bridge_file.boards:
+            scorer.add(board)
+        boards = tuple(
+            apply_changes(b, c) for b, c in zip(bridge_file.boards, scorer.changes(), strict=True)
+        )
     return bridge_file.model_copy(update={"boards": boards})
 
 
@@ -129,38 +132,78 @@ def settings_of(given: dict[str, Any]) -> ScoreSettings:
 
 class Scorer:
     """A file scored a board at a time: :meth:`add` each board in file order (the
-    Laws rule on it; a small record of it is kept), then :meth:`changes`."""
+    Laws rule on it; its record is filled in and kept on disk, :mod:`.store`), then
+    :meth:`changes`. Close it (or use ``with``) to delete the records."""
 
     def __init__(self, settings: ScoreSettings) -> None:
         self.settings = settings
-        self.records: list[Record] = []
+        self._store = RecordStore()
+        self._compared = False
+
+    def __enter__(self) -> Scorer:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._store.close()
+
+    def __len__(self) -> int:
+        """The boards added."""
+        return len(self._store)
 
     def add(self, board: Board) -> None:
-        self.records.append(deal_facts(board, self.settings))
-
-    def changes(self) -> list[Changes | None]:
-        """Each board's changes, in file order (None: unchanged); the records are let go."""
-        records, self.records = self.records, []
-        _score_records(records, self.settings)
-        return [w.changes() for w in records]
-
-
-def _score_records(records: list[Record], settings: ScoreSettings) -> None:
-    """Each record filled in, then the records compared: rubbers, deals, events."""
-    for w in records:
+        """The board's record, filled in on its own (Contract, Declarer, Result, Score)
+        and kept with its place among the deals or rubber sessions of the file."""
+        if self._compared:
+            raise InternalError("a board added to a Scorer after its changes were asked")
+        settings = self.settings
+        w = deal_facts(board, settings)
         fill_record(w, settings)
         scoring = method_of(w.board, settings)
         if scoring.is_rubber:
             fill_rubber(w, settings)
+            self._store.add(w, deal=None, session=_session(w.board))
         else:
             fill_score(w, settings)
             _unimplemented_scale(w, scoring, settings)
-    check_histories(records, _rubbers(records, settings))
-    events: dict[str, list[list[int]]] = defaultdict(list)
-    for key, members in _deals(records, settings).items():
-        events[key[0]].append(members)
-    for deals in events.values():
-        _event(records, deals, settings)
+            self._store.add(w, deal=_deal_key(board, len(self._store)), session=None)
+
+    def changes(self) -> Iterator[Changes | None]:
+        """Each board's changes, in file order (None: unchanged). The first call compares
+        the records (rubber histories, deals, events); later calls read them again."""
+        if not self._compared:
+            self._compared = True
+            _compare(self._store, self.settings)
+        for w in self._store.records():
+            yield w.changes()
+
+
+def _compare(store: RecordStore, settings: ScoreSettings) -> None:
+    """The records compared with each other: rubber sessions, then each event's deals."""
+    for before, after in store.session_pairs():
+        with store.unit((before, after)) as records:
+            check_history(records[before], records[after])
+    for event, last in store.events():
+        _event(store, event, last, settings)
+
+
+def _session(board: Board) -> tuple[str, ...]:
+    """A rubber or Chicago record's session: Event, Site, Date, Table or Room."""
+    return tuple(board.tag(t) or "" for t in ("Event", "Site", "Date", "Table", "Room"))
+
+
+def _deal_key(board: Board, index: int) -> DealKey | None:
+    """Records of one deal: same Event, Board number and cards; None for a board with
+    no number (unless it carries a traveller: then a deal of its own)."""
+    number = board.board_number
+    if number is None:
+        if traveller_of(board) is None:
+            return None
+        number = f"#{index}"
+    deal = board.deal.pbn(Seat.N) if board.deal is not None else ""
+    return board.tag("Event") or "", number, deal
 
 
 def _unimplemented_scale(w: Record, method: ScoringMethod, settings: ScoreSettings) -> None:
@@ -178,47 +221,23 @@ def _unimplemented_scale(w: Record, method: ScoringMethod, settings: ScoreSettin
         )
 
 
-def _rubbers(records: list[Record], settings: ScoreSettings) -> list[list[int]]:
-    """Rubber and Chicago records by session (Event, Site, Date, Table or Room), in order."""
-    sessions: dict[tuple[str, ...], list[int]] = {}
-    for i, w in enumerate(records):
-        b = w.board
-        if method_of(b, settings).is_rubber:
-            key = tuple(b.tag(t) or "" for t in ("Event", "Site", "Date", "Table", "Room"))
-            sessions.setdefault(key, []).append(i)
-    return list(sessions.values())
-
-
-def _deals(records: list[Record], settings: ScoreSettings) -> dict[tuple[str, str, str], list[int]]:
-    """Records of one deal: same Event, Board number and cards (in file order)."""
-    deals: dict[tuple[str, str, str], list[int]] = {}
-    for i, w in enumerate(records):
-        b = w.board
-        if method_of(b, settings).is_rubber:
-            continue
-        number = b.board_number
-        if number is None:
-            if traveller_of(b) is None:
-                continue
-            number = f"#{i}"  # a traveller of a board with no number: a deal of its own
-        deal = b.deal.pbn(Seat.N) if b.deal is not None else ""
-        deals.setdefault((b.tag("Event") or "", number, deal), []).append(i)
-    return deals
-
-
-def _event(records: list[Record], deals: list[list[int]], settings: ScoreSettings) -> None:
-    """One event's deals sorted into team matches and a pairs event, and scored."""
-    matches: dict[MatchKey, list[Rooms]] = defaultdict(list)
-    pair_deals: list[list[int]] = []
-    for members in deals:
-        paired = team_rooms(records, members, settings)
-        if paired is not None:
-            for key, rooms in paired:
-                matches[key].append(rooms)
-            team_board(records, members, paired, settings)
-        elif len(members) > 1 or any(traveller_of(records[i].board) for i in members):
-            pair_deals.append(members)
-    if pair_deals:
-        pairs_event(records, pair_deals, settings)
-    if matches:
-        team_matches(records, matches, deals, settings)
+def _event(store: RecordStore, event: str, last: int, settings: ScoreSettings) -> None:
+    """One event's deals sorted into team matches and a pairs event, and scored;
+    ``last`` is the event's last record (where its standings go)."""
+    store.start_event()
+    pairs = teams = False
+    for members in store.deals(event):
+        with store.unit(members) as records:
+            paired = team_rooms(records, members, settings)
+            if paired is not None:
+                for key, rooms in paired:
+                    store.add_rooms(key, rooms)
+                    teams = True
+                team_board(records, members, paired, settings)
+            elif len(members) > 1 or any(traveller_of(records[i].board) for i in members):
+                store.add_pair_deal(members)
+                pairs = True
+    if pairs:
+        pairs_event(store, last, settings)
+    if teams:
+        team_matches(store, last, settings)

@@ -20,8 +20,9 @@ from bridgefiles.model.board import Table
 from bridgefiles.scoring.butler import Average, CrossDivide, butler, cross_imps
 from bridgefiles.scoring.matchpoints import Adjusted, Units, percentage, score_board
 from bridgefiles.scoring.method import ScoringMethod
-from bridgefiles.scoring.record import Record, clean, method_of, pair_names
+from bridgefiles.scoring.record import Record, Records, clean, method_of, pair_names
 from bridgefiles.scoring.settings import ScoreSettings
+from bridgefiles.scoring.store import RecordStore
 from bridgefiles.scoring.tables import (
     check_table_scores,
     put_total,
@@ -52,45 +53,82 @@ class _Deal:
     table_at: int | None  # the record whose traveller gave the entries
 
 
-def pairs_event(records: list[Record], deals: list[list[int]], settings: ScoreSettings) -> None:
-    """Matchpoints or IMP pairs for every deal, and the event's standings."""
-    groups = [_deal(records, members, settings) for members in deals]
+def pairs_event(store: RecordStore, last: int, settings: ScoreSettings) -> None:
+    """Matchpoints or IMP pairs for every pair deal of the event in ``store``, and the
+    event's standings on its ``last`` record.
+
+    Two passes over the deals, one deal's records in memory at a time: the first
+    learns the field (the most results of a deal) and whether pair ids are per
+    direction; the second scores each deal and writes it back."""
     expected = settings.expected_results
+    widest = 0
+    mitchell = False
+    method: ScoringMethod | None = None
+    for members in store.pair_deals():
+        records = store.load(members)
+        if method is None:
+            method = method_of(records[members[0]].board, settings)
+        entries = _deal(records, members, settings, report=False).entries
+        widest = max([widest, *(_field(es) for es in _sections(entries, settings))])
+        mitchell = mitchell or any(e.pair_ns is not None and e.pair_ns == e.pair_ew
+                                   for e in entries)
+    if method is None:
+        return
     if expected is None:
-        expected = max(
-            (_field(es) for g in groups for es in _sections(g.entries, settings)), default=0
-        )
-    mitchell = any(
-        e.pair_ns is not None and e.pair_ns == e.pair_ew for g in groups for e in g.entries
-    )
+        expected = widest
     totals: dict[str, _PairTotals] = {}
-    method = method_of(records[deals[0][0]].board, settings)
-    for g in groups:
-        if any(e.over_limit for e in g.entries):
-            continue  # reported with the entries; the deal is not scored
-        for section in _sections(g.entries, settings):
-            _score_deal(section, method, expected, settings)
-        if g.table_at is not None:
-            write_results(records[g.table_at], g.entries, method, settings)
-            own = _own_row(records[g.table_at], g.entries)
-            if own is not None:
-                _write_record(records[own.board], own, settings)
-        else:
-            for e in g.entries:
-                _write_record(records[e.board], e, settings)
-            records_traveller(records, g.members, g.entries, method, settings)
-        for e in g.entries:
-            _add_totals(totals, e, mitchell)
+    for members in store.pair_deals():
+        with store.unit(members) as records:
+            g = _deal(records, members, settings)
+            if _score_group(records, g, method, expected, settings):
+                for e in g.entries:
+                    _add_totals(totals, e, mitchell)
     if settings.tables and totals:
-        last = max(i for members in deals for i in members)
-        put_total(records[last], _standings(totals, method, settings), settings)
+        with store.unit((last,)) as records:
+            put_total(records[last], _standings(totals, method, settings), settings)
 
 
-def _deal(records: list[Record], members: list[int], settings: ScoreSettings) -> _Deal:
+def _deal(
+    records: Records, members: list[int], settings: ScoreSettings, *, report: bool = True
+) -> _Deal:
+    """The deal's entries: its traveller's rows (its problems reported when ``report``),
+    else one a record."""
     table_at = next((i for i in members if traveller_of(records[i].board)), None)
     if table_at is not None and len(members) == 1:
-        return _Deal(members, _table_entries(records[table_at], table_at, settings), table_at)
+        w = records[table_at]
+        entries = (_table_entries(w, table_at, settings) if report
+                   else _rows(w, table_at, settings))
+        return _Deal(members, entries, table_at)
     return _Deal(members, [_record_entry(records[i], i) for i in members], None)
+
+
+def _score_group(
+    records: Records, g: _Deal, method: ScoringMethod, expected: int, settings: ScoreSettings
+) -> bool:
+    """Score one deal and write its results; False when it cannot be scored (a
+    multiplicity over the limit, reported with its entries)."""
+    if any(e.over_limit for e in g.entries):
+        return False
+    for section in _sections(g.entries, settings):
+        _score_deal(section, method, expected, settings)
+    if g.table_at is not None:
+        write_results(records[g.table_at], g.entries, method, settings)
+        own = _own_row(records[g.table_at], g.entries)
+        if own is not None:
+            _write_record(records[own.board], own, settings)
+    else:
+        for e in g.entries:
+            _write_record(records[e.board], e, settings)
+        records_traveller(records, g.members, g.entries, method, settings)
+    return True
+
+
+def _rows(w: Record, index: int, settings: ScoreSettings) -> list[Entry]:
+    table = w.board.table("ScoreTable")
+    assert table is not None
+    return entries_from_table(
+        table, index, w.board.vulnerable, settings.adjusted, limits=settings.limits
+    )
 
 
 def _table_entries(w: Record, index: int, settings: ScoreSettings) -> list[Entry]:

@@ -12,6 +12,7 @@ It holds only what scoring reads of the board (:mod:`.view`) and logs what it ch
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -136,6 +137,10 @@ class Record:
         found = tuple(self.diagnostics)
         return Changes(steps=tuple(self.steps), diagnostics=found,
                        new=new_findings(found, self.known), label=self.board.label)
+
+
+Records = Mapping[int, Record]
+"""Records by their place in the file: the ones a unit of scoring work loaded."""
 
 
 def close(written: Decimal, ours: float) -> bool:

@@ -4,12 +4,10 @@ PBN gives the rubber's state before the deal in ``ScoreRubberHistory``; the deal
 points above and below the line go in ``ScoreRubber``, reported (and replaced only
 with ``replace=True``) when the file's value disagrees. Deals of one rubber follow each
 other: the history of a deal must be the state its predecessor left
-(:func:`check_histories`).
+(:func:`check_history`).
 """
 
 from __future__ import annotations
-
-from itertools import pairwise
 
 from bridgefiles.model.seats import Side
 from bridgefiles.scoring.record import Record
@@ -63,25 +61,22 @@ def fill_rubber(w: Record, settings: ScoreSettings) -> None:
             w.set_tag("ScoreRubber", text)
 
 
-def check_histories(records: list[Record], rubbers: list[list[int]]) -> None:
-    """Each deal's ScoreRubberHistory against the state the deal before it left.
+def check_history(before: Record, after: Record) -> None:
+    """A deal's ScoreRubberHistory against the state the deal before it left.
 
-    ``rubbers`` lists the records of each rubber session in order (same Event, Site,
-    Date and Table/Room). A history that does not follow is a ``score-mismatch`` on
-    the later deal (Law 77 and PBN 10.1: the history is the state at the deal's start).
+    ``before`` and ``after`` are consecutive deals of a rubber session (same Event,
+    Site, Date and Table/Room). A history that does not follow is a ``score-mismatch``
+    on the later deal (Law 77 and PBN 10.1: the history is the state at the deal's start).
     """
-    for session in rubbers:
-        for before, after in pairwise(session):
-            state = _history(records[before])
-            played = _deal(records[before], state) if state is not None else None
-            given = _history(records[after])
-            if played is None or given is None or given == played[1]:
-                continue
-            w = records[after]
-            pair = w.board.tag_pair("ScoreRubberHistory")
-            written = pair.value if pair is not None else ""
-            message = (
-                f'ScoreRubberHistory "{written}" does not follow from the deal before it, '
-                f'which leaves "{played[1].text()}"'
-            )
-            w.report("score-mismatch", message, law="77", tag="ScoreRubberHistory")
+    state = _history(before)
+    played = _deal(before, state) if state is not None else None
+    given = _history(after)
+    if played is None or given is None or given == played[1]:
+        return
+    pair = after.board.tag_pair("ScoreRubberHistory")
+    written = pair.value if pair is not None else ""
+    message = (
+        f'ScoreRubberHistory "{written}" does not follow from the deal before it, '
+        f'which leaves "{played[1].text()}"'
+    )
+    after.report("score-mismatch", message, law="77", tag="ScoreRubberHistory")

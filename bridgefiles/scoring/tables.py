@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bridgefiles.model.board import Board, Table
 from bridgefiles.scoring.method import ScoringMethod
-from bridgefiles.scoring.record import Record, close, score_text
+from bridgefiles.scoring.record import Record, Records, close, score_text
 from bridgefiles.scoring.settings import ScoreSettings
 from bridgefiles.scoring.traveller import (
     MISSING,
@@ -90,7 +90,7 @@ def record_row(w: Record, *, room: bool = False, team: list[str] | None = None) 
 
 
 def records_traveller(
-    records: list[Record],
+    records: Records,
     members: list[int],
     entries: list[Entry],
     method: ScoringMethod,

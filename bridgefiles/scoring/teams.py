@@ -16,8 +16,9 @@ from collections import defaultdict
 
 from bridgefiles.model.board import Table
 from bridgefiles.scoring.imps import imps
-from bridgefiles.scoring.record import Record, method_of
+from bridgefiles.scoring.record import Records, method_of
 from bridgefiles.scoring.settings import ScoreSettings
+from bridgefiles.scoring.store import RecordStore
 from bridgefiles.scoring.tables import put_total, rank, record_row, traveller_of
 from bridgefiles.scoring.traveller import element, make_table
 from bridgefiles.scoring.values import format_number
@@ -28,7 +29,7 @@ Rooms = tuple[int, int]  # indexes of the two records of a board, home N-S first
 
 
 def team_rooms(
-    records: list[Record], members: list[int], settings: ScoreSettings
+    records: Records, members: list[int], settings: ScoreSettings
 ) -> list[tuple[MatchKey, Rooms]] | None:
     """Rooms of one deal paired into matches: by team names, else by Open/Closed rooms;
     None when the records are not a teams deal."""
@@ -61,14 +62,14 @@ def team_rooms(
     return None
 
 
-def _open_first(records: list[Record], a: int, b: int) -> Rooms:
+def _open_first(records: Records, a: int, b: int) -> Rooms:
     """The Open room first (its N-S is the home team, in LIN as in PBN), else file order."""
     room_b = (records[b].board.room or "").strip().lower()
     return (b, a) if room_b == "open" else (a, b)
 
 
 def _margin(
-    records: list[Record], rooms: Rooms, settings: ScoreSettings, bam: bool
+    records: Records, rooms: Rooms, settings: ScoreSettings, bam: bool
 ) -> float | None:
     """What the home team gains on the board: IMPs, or (BAM) 1, 0 or -1 for the better,
     equal or worse aggregate; None when a room's score is unknown."""
@@ -85,12 +86,12 @@ def _bam_points(margin: float, settings: ScoreSettings) -> float:
     return (1 + margin) / (2 if settings.units == "1" else 1)
 
 
-def _is_bam(records: list[Record], rooms: Rooms, settings: ScoreSettings) -> bool:
+def _is_bam(records: Records, rooms: Rooms, settings: ScoreSettings) -> bool:
     return method_of(records[rooms[0]].board, settings).base == "BAM"
 
 
 def team_board(
-    records: list[Record],
+    records: Records,
     members: list[int],
     paired: list[tuple[MatchKey, Rooms]],
     settings: ScoreSettings,
@@ -122,53 +123,58 @@ def team_board(
             first.set_table(make_table("ScoreTable", columns, rows))
 
 
-def team_matches(
-    records: list[Record],
-    matches: dict[MatchKey, list[Rooms]],
-    deals: list[list[int]],
-    settings: ScoreSettings,
-) -> None:
-    """Running totals of each match, and the event's standings when it has several."""
+def team_matches(store: RecordStore, last: int, settings: ScoreSettings) -> None:
+    """Running totals of each match of the event in ``store``, and the event's standings
+    on its ``last`` record when it has several matches. Two passes over each match's
+    boards, two records in memory at a time: the boards scored, then the totals."""
     event_totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     any_bam = False
-    for key, boards in matches.items():
-        first = records[boards[0][0]].board
+    matches = 0
+    for key in store.matches():
+        matches += 1
+        opening = next(store.rooms(key))
+        head = store.load(opening)
+        first = head[opening[0]].board
         home = (first.tag("HomeTeam") or "").strip()
         visit = (first.tag("VisitTeam") or "").strip()
         if key == ("rooms",):
             home = home or "Open N-S"
             visit = visit or "Open E-W"
-        bam = _is_bam(records, boards[0], settings)
-        scored = [(rooms, _margin(records, rooms, settings, bam)) for rooms in boards]
-        n_boards = sum(1 for _, x in scored if x is not None)
+        bam = _is_bam(head, opening, settings)
+        n_boards = sum(
+            1 for rooms in store.rooms(key)
+            if _margin(store.load(rooms), rooms, settings, bam) is not None
+        )
         total_home = total_visit = 0.0
         played = 0
-        for rooms, gained in scored:
-            if gained is None:
-                continue
-            a = records[rooms[0]].board
-            sits_ns = (a.tag("HomeTeam") or "").strip() in ("", home)
-            mine = gained if sits_ns else -gained
-            if bam:
-                total_home += _bam_points(mine, settings)
-                total_visit += _bam_points(-mine, settings)
-            else:
-                total_home += max(mine, 0)
-                total_visit += max(-mine, 0)
-            played += 1
-            if settings.tables:
-                table = _match_table(
-                    [(home, total_home), (visit, total_visit)], played, n_boards, settings, bam
-                )
-                records[rooms[1]].set_table(table)
+        for rooms in store.rooms(key):
+            with store.unit(rooms) as records:
+                gained = _margin(records, rooms, settings, bam)
+                if gained is None:
+                    continue
+                a = records[rooms[0]].board
+                sits_ns = (a.tag("HomeTeam") or "").strip() in ("", home)
+                mine = gained if sits_ns else -gained
+                if bam:
+                    total_home += _bam_points(mine, settings)
+                    total_visit += _bam_points(-mine, settings)
+                else:
+                    total_home += max(mine, 0)
+                    total_visit += max(-mine, 0)
+                played += 1
+                if settings.tables:
+                    table = _match_table(
+                        [(home, total_home), (visit, total_visit)], played, n_boards, settings,
+                        bam,
+                    )
+                    records[rooms[1]].set_table(table)
         vp_home, vp_visit = (0.0, 0.0) if bam else _vps(total_home - total_visit, n_boards)
         for team, got, vp in ((home, total_home, vp_home), (visit, total_visit, vp_visit)):
             event_totals[team][0] += n_boards
             event_totals[team][1] += got
             event_totals[team][2] += vp
         any_bam = any_bam or bam
-    if len(matches) > 1 and settings.tables:
-        last = records[max(i for members in deals for i in members)]
+    if matches > 1 and settings.tables:
         ordered = sorted(event_totals.items(), key=lambda kv: (-kv[1][2], -kv[1][1]))
         ranks = rank([v[1] if any_bam else v[2] for _, v in ordered])
         rows = [
@@ -176,7 +182,8 @@ def team_matches(
             for team, (n, got, vp) in ordered
         ]
         table = _totals(ranks, rows, settings, any_bam)
-        put_total(last, table, settings)
+        with store.unit((last,)) as records:
+            put_total(records[last], table, settings)
 
 
 def _vps(margin: float, boards: int) -> tuple[float, float]:

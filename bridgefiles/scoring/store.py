@@ -1,0 +1,256 @@
+"""Scoring's records of a file, kept on disk: a file of any length is scored in a
+memory that does not grow with it.
+
+Scoring compares a file's boards (matchpoints, team matches, rubber histories), so a
+record of every board must outlive the board while the file streams past. Held in
+memory, the records grow with the file (about 4 KB a board). Here the most recently
+used :data:`CACHE` records stay in memory and the others are pickled into a private
+temporary SQLite database (Python's own ``sqlite3``): SQLite keeps a page cache of a
+few MB and writes the rest to a temporary file that it deletes when the store closes,
+so a file of up to :data:`CACHE` boards never reaches the disk. The grouping the
+comparisons need (the records of one deal, of one event, of one rubber session, the
+rooms of one team match) is SQLite's sorting, on disk too. Scoring works a unit at a
+time (:meth:`RecordStore.unit`: the records of one deal, a rubber's two consecutive
+deals, a match's two rooms of a board), so what Python holds is the cache, one unit,
+and the standings being added up (a few numbers a pair or team of an event).
+
+A record changes only through its logged ``set_tag``, ``set_table`` and ``report``,
+so the length of its logs tells whether it must be written again when it leaves the
+cache. Only our own records are unpickled, never anything read from a file. A disk
+that fills up or fails is a :class:`~bridgefiles.errors.BridgeFileError` (nothing is
+written then); any other database error is our bug.
+"""
+from __future__ import annotations
+
+import json
+import pickle
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from bridgefiles.errors import BridgeFileError, InternalError
+from bridgefiles.scoring.record import Record
+
+T = TypeVar("T")
+
+CACHE = 2048
+"""Records held in memory (about 4 KB each, so at most about 8 MB); the rest wait on
+disk."""
+
+DealKey = tuple[str, str, str]
+"""A deal's records: the same Event, Board number and cards."""
+
+_SCHEMA = """
+CREATE TABLE record (idx INTEGER PRIMARY KEY, data BLOB NOT NULL);  -- left the cache
+CREATE TABLE deal_key (idx INTEGER PRIMARY KEY, event TEXT, number TEXT, deal TEXT);
+CREATE TABLE session_key (idx INTEGER PRIMARY KEY, session TEXT);
+CREATE TABLE pair_deal (seq INTEGER PRIMARY KEY, members TEXT);
+CREATE TABLE room (seq INTEGER PRIMARY KEY, match TEXT, home INTEGER, visit INTEGER);
+CREATE INDEX room_order ON room (match, seq);
+"""
+_INDEXES = (
+    "CREATE INDEX deal_order ON deal_key (event, number, deal, idx)",
+    "CREATE INDEX session_order ON session_key (session, idx)",
+)
+
+
+class RecordStore:
+    """The records of one file being scored, by their place in the file (0, 1, ...).
+
+    :meth:`add` each board's record in file order, then read them back by unit of
+    work; :meth:`close` (or ``with``) deletes the database.
+    """
+
+    def __init__(self, cache: int | None = None) -> None:
+        self._db = _guarded(_connect)
+        self._count = 0
+        self._grouped = False
+        self._size = CACHE if cache is None else max(cache, 1)
+        # index -> (record, its mark when written to disk, or None / -1: see _keep)
+        self._cache: OrderedDict[int, tuple[Record, int | None]] = OrderedDict()
+
+    def __enter__(self) -> RecordStore:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def add(self, record: Record, *, deal: DealKey | None, session: tuple[str, ...] | None) -> int:
+        """Keep ``record`` as the next board's, in its deal or its rubber session; its index."""
+        index = self._count
+        if deal is not None:
+            self._run("INSERT INTO deal_key VALUES (?, ?, ?, ?)", (index, *deal))
+        if session is not None:
+            self._run("INSERT INTO session_key VALUES (?, ?)", (index, json.dumps(session)))
+        self._count += 1
+        self._keep(index, record, None)
+        return index
+
+    def load(self, indices: Iterable[int]) -> dict[int, Record]:
+        """The records at ``indices``: change them only inside a :meth:`unit`."""
+        return {index: self._get(index) for index in indices}
+
+    @contextmanager
+    def unit(self, indices: Iterable[int]) -> Iterator[dict[int, Record]]:
+        """The records at ``indices``, to change; kept when the block ends (a unit larger
+        than the cache may have sent some to disk meanwhile: they go back in the cache)."""
+        records = self.load(indices)
+        yield records
+        for index, record in records.items():
+            held = self._cache.get(index)
+            if held is None or held[0] is not record:
+                self._keep(index, record, -1)
+
+    def records(self) -> Iterator[Record]:
+        """Every record, in file order (the cache left as it is)."""
+        for index in range(self._count):
+            held = self._cache.get(index)
+            yield held[0] if held is not None else self._read(index)
+
+    def _get(self, index: int) -> Record:
+        held = self._cache.get(index)
+        if held is not None:
+            self._cache.move_to_end(index)
+            return held[0]
+        record = self._read(index)
+        self._keep(index, record, _mark(record))
+        return record
+
+    def _keep(self, index: int, record: Record, written: int | None) -> None:
+        """Hold ``record`` in the cache; ``written`` is its mark as on disk (None: not
+        on disk, -1: to write). The oldest records leave for the disk, changed ones
+        written first."""
+        self._cache[index] = (record, written)
+        self._cache.move_to_end(index)
+        while len(self._cache) > self._size:
+            old, (gone, mark) = self._cache.popitem(last=False)
+            if mark != _mark(gone):
+                self._run("INSERT OR REPLACE INTO record VALUES (?, ?)", (old, _dumps(gone)))
+
+    def _read(self, index: int) -> Record:
+        row = self._run("SELECT data FROM record WHERE idx = ?", (index,)).fetchone()
+        if row is None:
+            raise InternalError(f"scoring's record {index} is neither in memory nor on disk")
+        return _loads(row[0])
+
+    def session_pairs(self) -> Iterator[tuple[int, int]]:
+        """Each two consecutive deals of a rubber session (in file order)."""
+        self._group()
+        last: tuple[str, int] | None = None
+        for session, index in self._rows("SELECT session, idx FROM session_key "
+                                         "ORDER BY session, idx"):
+            if last is not None and last[0] == session:
+                yield last[1], index
+            last = (session, index)
+
+    def events(self) -> Iterator[tuple[str, int]]:
+        """Each event that has deals: its name and its last record."""
+        self._group()
+        yield from self._rows("SELECT event, MAX(idx) FROM deal_key GROUP BY event")
+
+    def deals(self, event: str) -> Iterator[list[int]]:
+        """The records of each deal of ``event``, deals in the order they first appear."""
+        rows = self._rows("SELECT group_concat(idx) FROM deal_key WHERE event = ? "
+                          "GROUP BY number, deal ORDER BY MIN(idx)", (event,))
+        for (members,) in rows:
+            yield _indices(members)
+
+    def start_event(self) -> None:
+        """Forget the previous event's pair deals and team rooms."""
+        self._run("DELETE FROM pair_deal")
+        self._run("DELETE FROM room")
+
+    def add_pair_deal(self, members: list[int]) -> None:
+        self._run("INSERT INTO pair_deal (members) VALUES (?)", (_text(members),))
+
+    def pair_deals(self) -> Iterator[list[int]]:
+        """The event's deals scored as a pairs event, in order."""
+        for (members,) in self._rows("SELECT members FROM pair_deal ORDER BY seq"):
+            yield _indices(members)
+
+    def add_rooms(self, match: tuple[str, ...], rooms: tuple[int, int]) -> None:
+        self._run("INSERT INTO room (match, home, visit) VALUES (?, ?, ?)",
+                  (json.dumps(match), *rooms))
+
+    def matches(self) -> Iterator[tuple[str, ...]]:
+        """The event's team matches, in the order their first board appears."""
+        for (match,) in self._rows("SELECT match FROM room GROUP BY match ORDER BY MIN(seq)"):
+            yield tuple(json.loads(match))
+
+    def rooms(self, match: tuple[str, ...]) -> Iterator[tuple[int, int]]:
+        """The two rooms of each board of ``match``, home N-S first, in order."""
+        rows = self._rows("SELECT home, visit FROM room WHERE match = ? ORDER BY seq",
+                          (json.dumps(match),))
+        for home, visit in rows:
+            yield int(home), int(visit)
+
+    def _group(self) -> None:
+        """Index the keys once every record is in (faster than indexing as they come)."""
+        if not self._grouped:
+            for sql in _INDEXES:  # execute, not executescript: that would commit
+                self._run(sql)
+            self._grouped = True
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        return _guarded(lambda: self._db.execute(sql, params))
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Iterator[Any]:
+        """The rows of a query, read as they are used (a query may sort on disk)."""
+        cursor = self._run(sql, params)
+        while True:
+            row = _guarded(cursor.fetchone)
+            if row is None:
+                return
+            yield row
+
+
+def _connect() -> sqlite3.Connection:
+    # "" is a private temporary database; no journal: it is never rolled back.
+    db = sqlite3.connect("", isolation_level=None, check_same_thread=False)
+    db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;"
+                     "PRAGMA temp_store = FILE; BEGIN;" + _SCHEMA)
+    return db
+
+
+def _guarded(action: Callable[[], T]) -> T:
+    """``action()``; a disk that is full or fails is the caller's problem, said so."""
+    try:
+        return action()
+    except sqlite3.OperationalError as exc:
+        raise BridgeFileError(
+            f"scoring keeps its records of the file in a temporary file, which failed: {exc}"
+        ) from exc
+
+
+def _mark(record: Record) -> int:
+    """How far a record has changed: scoring changes a record only through its
+    ``set_tag``, ``set_table`` and ``report``, each logged, so the logs' length tells
+    a changed record from one as it was written."""
+    return len(record.steps) + len(record.diagnostics)
+
+
+def _dumps(record: Record) -> bytes:
+    return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(data: bytes) -> Record:
+    record = pickle.loads(data)  # our own records, never a file's bytes
+    if not isinstance(record, Record):
+        raise TypeError(f"a scoring record unpickled as {type(record).__name__}")
+    return record
+
+
+def _text(indices: list[int]) -> str:
+    return ",".join(map(str, indices))
+
+
+def _indices(text: str) -> list[int]:
+    return sorted(int(i) for i in text.split(","))

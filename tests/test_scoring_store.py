@@ -1,0 +1,171 @@
+"""Scoring keeps its records on disk (``scoring/store.py``; issue 15: memory bounded
+whatever the number of boards).
+
+A store whose cache holds one record sends every record to disk and back between
+each unit of work: scoring through it must give exactly what scoring gives with the
+records in memory, on every real file and fixture, so nothing is lost on the way. A
+disk that fills up is the input's failure (BridgeFileError, nothing written), not ours.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import sqlite3
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+import bridgefiles as bf
+from bridgefiles.model.file import BridgeFile
+from bridgefiles.scoring import store
+from bridgefiles.synthetic import generate, to_pbn
+
+ROOT = Path(__file__).resolve().parents[1]
+REAL = ROOT.parent / "shared" / "corpus" / "real"
+FIXTURES = ROOT / "fixtures"
+SUFFIXES = (".pbn", ".lin")
+
+
+def _files() -> list[Path]:
+    found = sorted(p for p in FIXTURES.iterdir() if p.suffix in SUFFIXES)
+    if REAL.is_dir():
+        found += sorted(p for p in REAL.rglob("*") if p.suffix in SUFFIXES)
+    return found
+
+
+def _scored(data: BridgeFile, **settings: object) -> str:
+    scored = bf.score(data, **settings)  # type: ignore[arg-type]
+    findings = [(d.code, d.message, d.line, d.column, d.board)
+                for b in scored.boards for d in b.diagnostics]
+    return bf.dumps(scored, "pbn") + bf.dumps(scored, "json") + repr(findings)
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/corpus is absent (real files)")
+@pytest.mark.parametrize("path", _files(), ids=lambda p: p.name)
+def test_records_sent_to_disk_and_back_score_the_same(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = bf.load(path)
+    methods: list[str | None] = [None] if len(data.boards) < 2 else [None, "MP", "IMP"]
+    for method in methods:
+        held = _scored(data, method=method)
+        monkeypatch.setattr(store, "CACHE", 1)
+        through_disk = _scored(data, method=method)
+        monkeypatch.undo()
+        assert through_disk == held, method
+
+
+def _teams(boards: int) -> bytes:
+    return "".join(to_pbn(generate(boards, seed=5, tables=2))).encode("utf-8")
+
+
+@pytest.mark.parametrize("cache", [1, 2, 3, 7, 64])
+def test_any_cache_size_scores_the_same(cache: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pairs and team events of generated boards, whatever part of them the cache holds
+    (a deal larger than the cache, a match's rooms leaving between its two passes)."""
+    for data in (bf.loads(_teams(24)),
+                 bf.loads("".join(to_pbn(generate(12, seed=3, tables=5)))),
+                 bf.load(FIXTURES / "scoring-teams.pbn")):
+        for method in (None, "IMP", "BAM", "MP"):
+            held = _scored(data, method=method)
+            monkeypatch.setattr(store, "CACHE", cache)
+            assert _scored(data, method=method) == held, (cache, method)
+            monkeypatch.undo()
+
+
+def test_a_store_reads_back_what_it_was_given() -> None:
+    from bridgefiles.api import score_options
+    from bridgefiles.scoring.fill import settings_of
+    from bridgefiles.scoring.record import deal_facts
+
+    settings = settings_of(score_options(None, "2017", False))
+    boards = bf.load(FIXTURES / "scoring-pairs.pbn").boards
+    with store.RecordStore(cache=1) as kept:
+        for board in boards:
+            kept.add(deal_facts(board, settings), deal=None, session=None)
+        with kept.unit([0]) as records:
+            records[0].set_tag("Score", "NS 9990")
+        assert len(kept) == len(boards)
+        back = list(kept.records())
+    assert [w.board.index for w in back] == [b.index for b in boards]
+    assert back[0].board.tag("Score") == "NS 9990" and back[0].steps == [("Score", "NS 9990")]
+
+
+def _full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A temporary database that can grow to a few pages only: SQLite's own 'database
+    or disk is full', as when the temporary folder's disk fills up."""
+    connect = store._connect
+
+    def small() -> sqlite3.Connection:
+        db = connect()
+        db.execute("PRAGMA max_page_count = 8")
+        return db
+
+    monkeypatch.setattr(store, "_connect", small)
+    monkeypatch.setattr(store, "CACHE", 1)
+
+
+def test_a_full_disk_fails_the_scoring_not_as_our_bug(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    data = _teams(200)
+    source, target = tmp_path / "in.pbn", tmp_path / "out.pbn"
+    source.write_bytes(data)
+    _full_disk(monkeypatch)
+    with pytest.raises(bf.BridgeFileError, match=r"temporary file.*full") as caught:
+        bf.score(bf.loads(data))
+    assert not isinstance(caught.value, bf.InternalError)
+    with pytest.raises(bf.BridgeFileError, match=r"temporary file.*full") as caught:
+        bf.convert(source, target, score=True, on_diagnostic=lambda d: None)
+    assert not isinstance(caught.value, bf.InternalError)
+    assert not target.exists()
+
+
+def _held_after_adding(boards: int) -> int:
+    """Python memory a Scorer holds once ``boards`` generated boards (four tables a deal)
+    are added, the boards themselves gone."""
+    from bridgefiles.api import score_options
+    from bridgefiles.scoring.fill import Scorer, settings_of
+
+    text = "".join(to_pbn(generate(boards // 4, seed=11, tables=4)))
+    settings = settings_of(score_options(None, "2017", False))
+    with Scorer(settings) as scorer:
+        tracemalloc.start()
+        try:
+            for board in bf.read(io.StringIO(text), format="pbn"):
+                scorer.add(board)
+            gc.collect()
+            return tracemalloc.get_traced_memory()[0]
+        finally:
+            tracemalloc.stop()
+
+
+def test_records_do_not_stay_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the cache, a record costs no memory: from 120 to 480 boards the memory held
+    grows by less than 150 bytes a board (what grows: bounded caches of tag checks
+    filling up); in memory, the records took about 4 KB a board."""
+    monkeypatch.setattr(store, "CACHE", 32)
+    _held_after_adding(480)  # imports and bounded caches filled
+    grown = _held_after_adding(480) - _held_after_adding(120)
+    assert grown < 150 * 360, f"{grown / 360:,.0f} bytes a board"
+    monkeypatch.setattr(store, "CACHE", 4096)
+    held = _held_after_adding(480) - _held_after_adding(120)
+    assert held > 2_000 * 360  # the measure sees records when they are held
+
+
+def test_the_score_command_on_a_full_disk_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from bridgefiles.cli import main
+
+    source, target = tmp_path / "in.pbn", tmp_path / "out.pbn"
+    source.write_bytes(_teams(200))
+    _full_disk(monkeypatch)
+    run = CliRunner().invoke(main, ["score", str(source), "-o", str(target), "-q"])
+    assert run.exit_code == 1, run.output
+    assert "database or disk is full" in run.output and "Traceback" not in run.output
+    assert not target.exists()
