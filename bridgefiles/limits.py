@@ -55,8 +55,10 @@ class Limits:
     board** (the long auction again: preserve 347-369, score 393-405; ``{c}``
     comments 227; LIN ``mb`` 257). Scoring's records of the boards wait on disk
     (``scoring/store.py``): at most 2,048 of them (about 8 MB) stay in memory, with
-    one deal's records and the standings being added up (a few numbers a pair or
-    team); a record past the cache costs under 15 bytes of memory (traced, 1,920 ->
+    the results of one deal (compared with each other, as a traveller's rows are:
+    about 2.7 KB a table at the peak, traveller written included; a deal of 16,000
+    minimal records, 1.9 MB, peaks at 62 MB traced) and the standings (a few numbers a
+    pair or team); a record past the cache costs under 15 bytes (traced, 1,920 ->
     3,840 boards). The ``score`` command: 1,000 to 8,000 generated boards 11.8 to 17.2
     MB over the base (it was 10.3 to 28.5 MB with the records in memory), 32,000
     boards (18 MB) 64 MB peak RSS in all, 2,000 boards 52 MB. ``bf.score`` of a file

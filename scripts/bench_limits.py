@@ -124,6 +124,7 @@ CASES += [
     ("score: exponent of a cell", "score",
      lambda n: _score_table([f"- - - 1e{n} 1\n", "- - - 420 1\n"]), 1_000_000),
     ("score: records of one deal", "score", _score_records, 250),
+    ("score command: records of one deal (streamed)", "score:pbn", _score_records, 2_000),
 ]
 
 

@@ -85,10 +85,12 @@ def test_a_store_reads_back_what_it_was_given() -> None:
     with store.RecordStore(cache=1) as kept:
         for board in boards:
             kept.add(deal_facts(board, settings), deal=None, session=None)
-        with kept.unit([0]) as records:
-            records[0].set_tag("Score", "NS 9990")
-        assert len(kept) == len(boards)
-        back = list(kept.records())
+        kept.by_index[0].set_tag("Score", "NS 9990")
+        assert len(kept) == len(boards) == len(kept.by_index) == len(list(kept.by_index))
+        assert kept.by_index[1].board.index == boards[1].index  # sends record 0 to disk
+        back = list(kept.in_order())
+        with pytest.raises(KeyError):
+            kept.by_index[len(boards)]
     assert [w.board.index for w in back] == [b.index for b in boards]
     assert back[0].board.tag("Score") == "NS 9990" and back[0].steps == [("Score", "NS 9990")]
 

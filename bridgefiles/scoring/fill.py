@@ -176,15 +176,15 @@ class Scorer:
         if not self._compared:
             self._compared = True
             _compare(self._store, self.settings)
-        for w in self._store.records():
+        for w in self._store.in_order():
             yield w.changes()
 
 
 def _compare(store: RecordStore, settings: ScoreSettings) -> None:
     """The records compared with each other: rubber sessions, then each event's deals."""
+    records = store.by_index
     for before, after in store.session_pairs():
-        with store.unit((before, after)) as records:
-            check_history(records[before], records[after])
+        check_history(records[before], records[after])
     for event, last in store.events():
         _event(store, event, last, settings)
 
@@ -225,18 +225,18 @@ def _event(store: RecordStore, event: str, last: int, settings: ScoreSettings) -
     """One event's deals sorted into team matches and a pairs event, and scored;
     ``last`` is the event's last record (where its standings go)."""
     store.start_event()
+    records = store.by_index
     pairs = teams = False
     for members in store.deals(event):
-        with store.unit(members) as records:
-            paired = team_rooms(records, members, settings)
-            if paired is not None:
-                for key, rooms in paired:
-                    store.add_rooms(key, rooms)
-                    teams = True
-                team_board(records, members, paired, settings)
-            elif len(members) > 1 or any(traveller_of(records[i].board) for i in members):
-                store.add_pair_deal(members)
-                pairs = True
+        paired = team_rooms(records, members, settings)
+        if paired is not None:
+            for key, rooms in paired:
+                store.add_rooms(key, rooms)
+                teams = True
+            team_board(records, members, paired, settings)
+        elif len(members) > 1 or any(traveller_of(records[i].board) for i in members):
+            store.add_pair_deal(members)
+            pairs = True
     if pairs:
         pairs_event(store, last, settings)
     if teams:

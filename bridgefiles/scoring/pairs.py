@@ -57,15 +57,15 @@ def pairs_event(store: RecordStore, last: int, settings: ScoreSettings) -> None:
     """Matchpoints or IMP pairs for every pair deal of the event in ``store``, and the
     event's standings on its ``last`` record.
 
-    Two passes over the deals, one deal's records in memory at a time: the first
+    Two passes over the deals, holding one deal's results at a time: the first
     learns the field (the most results of a deal) and whether pair ids are per
     direction; the second scores each deal and writes it back."""
     expected = settings.expected_results
     widest = 0
     mitchell = False
     method: ScoringMethod | None = None
+    records = store.by_index
     for members in store.pair_deals():
-        records = store.load(members)
         if method is None:
             method = method_of(records[members[0]].board, settings)
         entries = _deal(records, members, settings, report=False).entries
@@ -78,14 +78,12 @@ def pairs_event(store: RecordStore, last: int, settings: ScoreSettings) -> None:
         expected = widest
     totals: dict[str, _PairTotals] = {}
     for members in store.pair_deals():
-        with store.unit(members) as records:
-            g = _deal(records, members, settings)
-            if _score_group(records, g, method, expected, settings):
-                for e in g.entries:
-                    _add_totals(totals, e, mitchell)
+        g = _deal(records, members, settings)
+        if _score_group(records, g, method, expected, settings):
+            for e in g.entries:
+                _add_totals(totals, e, mitchell)
     if settings.tables and totals:
-        with store.unit((last,)) as records:
-            put_total(records[last], _standings(totals, method, settings), settings)
+        put_total(records[last], _standings(totals, method, settings), settings)
 
 
 def _deal(

@@ -9,15 +9,20 @@ temporary SQLite database (Python's own ``sqlite3``): SQLite keeps a page cache 
 few MB and writes the rest to a temporary file that it deletes when the store closes,
 so a file of up to :data:`CACHE` boards never reaches the disk. The grouping the
 comparisons need (the records of one deal, of one event, of one rubber session, the
-rooms of one team match) is SQLite's sorting, on disk too. Scoring works a unit at a
-time (:meth:`RecordStore.unit`: the records of one deal, a rubber's two consecutive
-deals, a match's two rooms of a board), so what Python holds is the cache, one unit,
-and the standings being added up (a few numbers a pair or team of an event).
+rooms of one team match) is SQLite's sorting, on disk too. Scoring asks for records
+one at a time (:attr:`RecordStore.by_index`) and keeps, besides the cache, only what
+it adds up: the results of one deal (about 2.7 KB a table at the peak, with the
+traveller it writes: the deal's results are compared with each other, as the rows
+of one ScoreTable are) and the standings (a few numbers a pair or team of an event).
 
 A record changes only through its logged ``set_tag``, ``set_table`` and ``report``,
 so the length of its logs tells whether it must be written again when it leaves the
-cache. Only our own records are unpickled, never anything read from a file. A disk
-that fills up or fails is a :class:`~bridgefiles.errors.BridgeFileError` (nothing is
+cache. Scoring changes a record right after asking for it: asking for another may
+send it to disk, and a change made to it after that would be lost (the tests score
+every real file through a cache of one record).
+
+Only our own records are unpickled, never anything read from a file. A disk that
+fills up or fails is a :class:`~bridgefiles.errors.BridgeFileError` (nothing is
 written then); any other database error is our bug.
 """
 from __future__ import annotations
@@ -26,8 +31,7 @@ import json
 import pickle
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from bridgefiles.errors import BridgeFileError, InternalError
@@ -59,8 +63,9 @@ _INDEXES = (
 class RecordStore:
     """The records of one file being scored, by their place in the file (0, 1, ...).
 
-    :meth:`add` each board's record in file order, then read them back by unit of
-    work; :meth:`close` (or ``with``) deletes the database.
+    :meth:`add` each board's record in file order, then ask for them
+    (:attr:`by_index`, :meth:`in_order`); :meth:`close` (or ``with``) deletes the
+    database.
     """
 
     def __init__(self, cache: int | None = None) -> None:
@@ -70,6 +75,10 @@ class RecordStore:
         self._size = CACHE if cache is None else max(cache, 1)
         # index -> (record, its mark when written to disk, or None / -1: see _keep)
         self._cache: OrderedDict[int, tuple[Record, int | None]] = OrderedDict()
+        self.by_index: Mapping[int, Record] = _ByIndex(self)
+        """The records by their place in the file, read from the cache or the disk as
+        they are asked for: change a record right after asking for it (before asking
+        for another), since asking may send older ones to disk."""
 
     def __enter__(self) -> RecordStore:
         return self
@@ -94,28 +103,13 @@ class RecordStore:
         self._keep(index, record, None)
         return index
 
-    def load(self, indices: Iterable[int]) -> dict[int, Record]:
-        """The records at ``indices``: change them only inside a :meth:`unit`."""
-        return {index: self._get(index) for index in indices}
-
-    @contextmanager
-    def unit(self, indices: Iterable[int]) -> Iterator[dict[int, Record]]:
-        """The records at ``indices``, to change; kept when the block ends (a unit larger
-        than the cache may have sent some to disk meanwhile: they go back in the cache)."""
-        records = self.load(indices)
-        yield records
-        for index, record in records.items():
-            held = self._cache.get(index)
-            if held is None or held[0] is not record:
-                self._keep(index, record, -1)
-
-    def records(self) -> Iterator[Record]:
+    def in_order(self) -> Iterator[Record]:
         """Every record, in file order (the cache left as it is)."""
         for index in range(self._count):
             held = self._cache.get(index)
             yield held[0] if held is not None else self._read(index)
 
-    def _get(self, index: int) -> Record:
+    def get(self, index: int) -> Record:
         held = self._cache.get(index)
         if held is not None:
             self._cache.move_to_end(index)
@@ -210,6 +204,24 @@ class RecordStore:
             if row is None:
                 return
             yield row
+
+
+class _ByIndex(Mapping[int, Record]):
+    """:attr:`RecordStore.by_index`."""
+
+    def __init__(self, store: RecordStore) -> None:
+        self._store = store
+
+    def __getitem__(self, index: int) -> Record:
+        if not 0 <= index < len(self._store):
+            raise KeyError(index)
+        return self._store.get(index)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self._store)))
+
+    def __len__(self) -> int:
+        return len(self._store)
 
 
 def _connect() -> sqlite3.Connection:

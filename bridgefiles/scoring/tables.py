@@ -99,8 +99,7 @@ def records_traveller(
     """A ScoreTable on the first record of a deal played at several tables (pairs)."""
     if not settings.tables or len(members) < 2:
         return
-    first = records[members[0]]
-    if first.board.table("ScoreTable") is not None:
+    if records[members[0]].board.table("ScoreTable") is not None:
         return
     ids = any(e.pair_ns or e.pair_ew for e in entries)
     names = any(e.names_ns or e.names_ew for e in entries)
@@ -120,7 +119,8 @@ def records_traveller(
         cells = result_cells(e, results, settings.places)
         row += [cells[c] for c in results]
         rows.append(row)
-    first.set_table(make_table("ScoreTable", columns + results, rows))
+    # asked for again: reading the rows may have sent the first record to disk
+    records[members[0]].set_table(make_table("ScoreTable", columns + results, rows))
 
 
 def check_table_scores(

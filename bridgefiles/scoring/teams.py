@@ -33,8 +33,14 @@ def team_rooms(
 ) -> list[tuple[MatchKey, Rooms]] | None:
     """Rooms of one deal paired into matches: by team names, else by Open/Closed rooms;
     None when the records are not a teams deal."""
-    boards = [records[i].board for i in members]
-    teams = [(b.tag("HomeTeam") or "", b.tag("VisitTeam") or "") for b in boards]
+    teams: list[tuple[str, str]] = []
+    room_names: list[str] = []
+    traveller = False
+    for i in members:  # a record at a time (a deal may have been played at many tables)
+        b = records[i].board
+        teams.append((b.tag("HomeTeam") or "", b.tag("VisitTeam") or ""))
+        room_names.append((b.room or "").strip().lower())
+        traveller = traveller or bool(traveller_of(b))
     if all(h.strip() and v.strip() for h, v in teams) and len(members) >= 2:
         by_match: dict[MatchKey, list[int]] = defaultdict(list)
         for i, (h, v) in zip(members, teams, strict=True):
@@ -46,17 +52,16 @@ def team_rooms(
             for key, rooms in by_match.items()
             if len(rooms) == 2
         ]
-    room_names = [(b.room or "").strip().lower() for b in boards]
     if sorted(room_names) == ["closed", "open"]:
         first = members[room_names.index("open")]
         second = members[room_names.index("closed")]
         return [(("rooms",), (first, second))]
-    method = method_of(boards[0], settings)
+    method = method_of(records[members[0]].board, settings)
     if (
         len(members) == 2
         and method.base in ("IMP", "BAM")
         and not method.modifiers
-        and not any(traveller_of(b) for b in boards)
+        and not traveller
     ):
         return [(("rooms",), (members[0], members[1]))]
     return None
@@ -126,48 +131,45 @@ def team_board(
 def team_matches(store: RecordStore, last: int, settings: ScoreSettings) -> None:
     """Running totals of each match of the event in ``store``, and the event's standings
     on its ``last`` record when it has several matches. Two passes over each match's
-    boards, two records in memory at a time: the boards scored, then the totals."""
+    boards: the boards scored, then the totals."""
+    records = store.by_index
     event_totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     any_bam = False
     matches = 0
     for key in store.matches():
         matches += 1
         opening = next(store.rooms(key))
-        head = store.load(opening)
-        first = head[opening[0]].board
+        first = records[opening[0]].board
         home = (first.tag("HomeTeam") or "").strip()
         visit = (first.tag("VisitTeam") or "").strip()
         if key == ("rooms",):
             home = home or "Open N-S"
             visit = visit or "Open E-W"
-        bam = _is_bam(head, opening, settings)
+        bam = _is_bam(records, opening, settings)
         n_boards = sum(
-            1 for rooms in store.rooms(key)
-            if _margin(store.load(rooms), rooms, settings, bam) is not None
+            1 for rooms in store.rooms(key) if _margin(records, rooms, settings, bam) is not None
         )
         total_home = total_visit = 0.0
         played = 0
         for rooms in store.rooms(key):
-            with store.unit(rooms) as records:
-                gained = _margin(records, rooms, settings, bam)
-                if gained is None:
-                    continue
-                a = records[rooms[0]].board
-                sits_ns = (a.tag("HomeTeam") or "").strip() in ("", home)
-                mine = gained if sits_ns else -gained
-                if bam:
-                    total_home += _bam_points(mine, settings)
-                    total_visit += _bam_points(-mine, settings)
-                else:
-                    total_home += max(mine, 0)
-                    total_visit += max(-mine, 0)
-                played += 1
-                if settings.tables:
-                    table = _match_table(
-                        [(home, total_home), (visit, total_visit)], played, n_boards, settings,
-                        bam,
-                    )
-                    records[rooms[1]].set_table(table)
+            gained = _margin(records, rooms, settings, bam)
+            if gained is None:
+                continue
+            a = records[rooms[0]].board
+            sits_ns = (a.tag("HomeTeam") or "").strip() in ("", home)
+            mine = gained if sits_ns else -gained
+            if bam:
+                total_home += _bam_points(mine, settings)
+                total_visit += _bam_points(-mine, settings)
+            else:
+                total_home += max(mine, 0)
+                total_visit += max(-mine, 0)
+            played += 1
+            if settings.tables:
+                table = _match_table(
+                    [(home, total_home), (visit, total_visit)], played, n_boards, settings, bam
+                )
+                records[rooms[1]].set_table(table)
         vp_home, vp_visit = (0.0, 0.0) if bam else _vps(total_home - total_visit, n_boards)
         for team, got, vp in ((home, total_home, vp_home), (visit, total_visit, vp_visit)):
             event_totals[team][0] += n_boards
@@ -182,8 +184,7 @@ def team_matches(store: RecordStore, last: int, settings: ScoreSettings) -> None
             for team, (n, got, vp) in ordered
         ]
         table = _totals(ranks, rows, settings, any_bam)
-        with store.unit((last,)) as records:
-            put_total(records[last], table, settings)
+        put_total(records[last], table, settings)
 
 
 def _vps(margin: float, boards: int) -> tuple[float, float]:
