@@ -48,7 +48,8 @@ def test_records_sent_to_disk_and_back_score_the_same(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = bf.load(path)
-    methods: list[str | None] = [None] if len(data.boards) < 2 else [None, "MP", "IMP"]
+    many = 2 <= len(data.boards) <= 2_000  # the largest files once (CI time)
+    methods: list[str | None] = [None, "MP", "IMP"] if many else [None]
     for method in methods:
         held = _scored(data, method=method)
         monkeypatch.setattr(store, "CACHE", 1)
