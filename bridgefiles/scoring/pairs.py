@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bridgefiles.model.board import Table
+from bridgefiles.model.calls import Contract
 from bridgefiles.scoring.butler import Average, CrossDivide, butler, cross_imps
 from bridgefiles.scoring.matchpoints import Adjusted, Units, percentage, score_board
 from bridgefiles.scoring.method import ScoringMethod
@@ -152,10 +154,17 @@ def _record_entry(w: Record, index: int) -> Entry:
         pair_ew=clean(b.tag("PairEW")),
         names_ns=pair_names(b.tag("North"), b.tag("South")),
         names_ew=pair_names(b.tag("East"), b.tag("West")),
-        contract=w.contract,
+        contract=None if w.contract is None else _one(w.contract),
         declarer=w.declarer,
         tricks=w.tricks,
     )
+
+
+@lru_cache(maxsize=256)  # every contract there is: 35 strains and levels x 3, passed out
+def _one(contract: Contract) -> Contract:
+    """One object for equal contracts: a deal's entries outlive the records they came from
+    (read back from disk, each with a contract of its own, about 700 bytes)."""
+    return contract
 
 
 def _own_row(w: Record, entries: list[Entry]) -> Entry | None:
