@@ -39,6 +39,7 @@ from fuzz import load_corpus  # noqa: E402
 
 from bridgefiles import fuzzing  # noqa: E402
 from bridgefiles.cli import main as cli  # noqa: E402
+from bridgefiles.scoring import store  # noqa: E402
 
 TARGETS = ("pbn", "lin", "json", "csv", "url")
 
@@ -139,8 +140,9 @@ def _other(tally: Tally, command: str, source: Path) -> list[str]:
     return [problem] if problem else []
 
 
-def work(job: tuple[int, int, int, str, int, bool]) -> Tally:
-    start, stop, seed, mode, every, every_path = job
+def work(job: tuple[int, int, int, str, int, bool, int]) -> Tally:
+    start, stop, seed, mode, every, every_path, score_cache = job
+    store.CACHE = score_cache  # scoring's records through the disk, not only the cache
     corpus = load_corpus()
     pool = [d for _, d in corpus if len(d) < 200_000]
     tally = Tally()
@@ -171,10 +173,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every-path", action="store_true",
                         help="all six runs on each input (default: three, the paths chosen "
                         "at random, so twice the inputs in the same time)")
+    parser.add_argument("--score-cache", type=int, default=1, metavar="N",
+                        help="records scoring keeps in memory (default 1: every record of "
+                        "a scored input goes to disk and back, so that path is fuzzed too)")
     args = parser.parse_args(argv)
     step = max(1, min(500, args.count // (args.jobs * 4)))
     jobs = [(i, min(i + step, args.count), args.seed, args.mode, args.subprocess_every,
-             args.every_path)
+             args.every_path, args.score_cache)
             for i in range(0, args.count, step)]
     total = Tally()
     started = time.perf_counter()

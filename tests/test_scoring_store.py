@@ -172,3 +172,22 @@ def test_the_score_command_on_a_full_disk_says_so(
     assert run.exit_code == 1, run.output
     assert "database or disk is full" in run.output and "Traceback" not in run.output
     assert not target.exists()
+
+
+@pytest.mark.parametrize("line", [10**30, -1, 0])
+def test_any_tag_position_a_json_file_gives_is_kept(line: int, tmp_path: Path) -> None:
+    """A JSON board's tags carry the line and column the file gives: any integer, which
+    the record keeps as it is (a 64-bit array of them overflowed: fuzz --cli seed 23)."""
+    import json
+
+    data = json.loads(bf.dumps(bf.load(FIXTURES / "scoring-pairs.pbn"), "json"))
+    for board in data["boards"]:
+        board["tags"].append({"name": "Score", "value": "NS 9999", "line": line, "column": line})
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(data))
+    scored = bf.score(bf.load(source))
+    placed = [(d.line, d.column) for b in scored.boards for d in b.diagnostics
+              if d.code == "score-mismatch"]
+    assert len(placed) == len(data["boards"]) and set(placed) == {(line, line)}
+    done = bf.convert(source, tmp_path / "out.json", score=True, check=False, on_diagnostic=None)
+    assert [(d.line, d.column) for d in done.diagnostics if d.code == "score-mismatch"] == placed

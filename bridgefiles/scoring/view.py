@@ -13,7 +13,6 @@ board (``tag``, ``tag_pair``, ``table``, the tag views) as the board would, and
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -23,13 +22,12 @@ from bridgefiles.model.deal import Deal
 from bridgefiles.model.fast import attach, attached, construct, shared_fields
 
 _FIELDS = shared_fields(("tags", "tables", "format", "index", "line"))
-_NONE = -1  # a position not known (a tag scoring added)
 _KEY = "scoring_tags"  # where a view keeps its tags, beside its fields
 _PARSE_DEAL: Callable[[Board], Deal | None] = Board.deal.func  # Board.deal, uncached
 
-Compact = tuple[tuple[str, ...], tuple[str, ...], "array[int]"]
+Compact = tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...]]
 """Tag names (one tuple shared by the boards that have the same tags), values, and
-each tag's line and column."""
+each tag's line and column (any int a file gives, or None: not known)."""
 
 
 @lru_cache(maxsize=256)
@@ -61,9 +59,7 @@ class ScoringView(Board):
             i = names.index(name)
         except ValueError:
             return None
-        line, column = where[2 * i], where[2 * i + 1]
-        return TagPair(name=name, value=values[i], line=None if line == _NONE else line,
-                       column=None if column == _NONE else column)
+        return TagPair(name=name, value=values[i], line=where[2 * i], column=where[2 * i + 1])
 
     def with_tag(self, name: str, value: str) -> Board:
         """A copy with tag ``name`` set, as :meth:`Board.with_tag` sets it."""
@@ -72,9 +68,7 @@ class ScoringView(Board):
             i = names.index(name)
             compact: Compact = (names, (*values[:i], value, *values[i + 1:]), where)
         else:
-            more = array("q", where)
-            more.extend((_NONE, _NONE))
-            compact = (_shared((*names, name)), (*values, value), more)
+            compact = (_shared((*names, name)), (*values, value), (*where, None, None))
         copy = self.replace()
         attach(copy, _KEY, compact)
         return copy
@@ -94,10 +88,7 @@ class ScoringView(Board):
 def scoring_view(board: Board) -> ScoringView:
     """The board's record for scoring: its tags, tables and place in the file."""
     tags = board.tags
-    where = array("q")
-    for t in tags:
-        where.append(_NONE if t.line is None else t.line)
-        where.append(_NONE if t.column is None else t.column)
+    where = tuple(n for t in tags for n in (t.line, t.column))
     compact = (_shared(tuple(t.name for t in tags)), tuple(t.value for t in tags), where)
     return _view(compact, board.tables, board.format, board.index, board.line)
 
