@@ -225,7 +225,7 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
     ar: AuctionResult | None = None
     auction = board.auction
     if auction is not None and (auction.entries or auction.end.value):
-        ar = replay_auction(auction, board.dealer, marked=marked)
+        ar = replay_auction(auction, board.dealer, marked=marked, outcome=board.outcome)
         out.extend(ar.diagnostics)
         _check_contract(board, ar, swapped, out)
     contract = board.contract or (ar.contract if ar is not None else None)
