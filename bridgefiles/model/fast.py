@@ -108,9 +108,15 @@ def attach(obj: BaseModel, key: str, value: Any) -> None:
     obj.__dict__[key] = value
 
 
-def attached(obj: BaseModel, key: str) -> Any:
-    """What :func:`attach` kept on ``obj`` under ``key``."""
-    return obj.__dict__[key]
+_NOTHING: Any = object()
+
+
+def attached(obj: BaseModel, key: str, default: Any = _NOTHING) -> Any:
+    """What :func:`attach` kept on ``obj`` under ``key`` (``default`` if given and
+    nothing was kept)."""
+    if default is _NOTHING:
+        return obj.__dict__[key]
+    return obj.__dict__.get(key, default)
 
 
 def construct_all(
