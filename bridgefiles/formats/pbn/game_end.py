@@ -11,7 +11,7 @@ from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
-from bridgefiles.model.play import Play
+from bridgefiles.model.play import Play, built_plain
 
 # The tags that must come before the Auction or the Play section (check_order).
 ORDERED = frozenset({"Dealer", "Deal", "Declarer", "Contract"})
@@ -145,6 +145,8 @@ class EndPart(GameBase):
                 line=line,
                 column=col,
             )
+            if self.play.all_plain:  # every slot from plain_card_fields
+                built_plain(play)
         label = next((t.value for t in self.tags if t.name == "Board"), None)
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes

@@ -80,6 +80,7 @@ class SectionReader:
     max_tokens: int | None = None  # Limits.max_commands_per_board
     token_count: int = 0
     stopped: bool = False  # past max_tokens: the rest of the section is not read
+    plain_count: int = 0  # items that are plain models (see _plain), not Items
 
     def _problem(self, message: str, line: int, column: int, code: str = "syntax") -> None:
         self.problems.append((code, Severity.ERROR, message, line, column))
@@ -95,6 +96,7 @@ class SectionReader:
         last = self.items[-1]
         if not isinstance(last, Item):
             last = self.items[-1] = unplain(last)
+            self.plain_count -= 1
         return last
 
     def comment(self, comment: Comment) -> None:
@@ -153,6 +155,7 @@ class SectionReader:
         model: type[PlayedCard] | type[AuctionEntry] = PlayedCard if self.play else AuctionEntry
         if not refs:
             self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
+            self.plain_count += len(found)
         else:
             every = SLOT_SET if self.play else ENTRY_SET  # each row holds every field
             for item in found:
@@ -419,7 +422,14 @@ class SectionReader:
                 f"{self.pending_mark} with no call or card after it", end_line, end_column
             )
 
+    @property
+    def all_plain(self) -> bool:
+        """Every item is a plain call or card, built as its model by the fast path."""
+        return self.plain_count == len(self.items)
+
     def auction_entries(self) -> tuple[AuctionEntry, ...]:
+        if self.all_plain:
+            return tuple(self.items)  # type: ignore[arg-type]  # models all
         return tuple(entry_model(i) for i in self.items)
 
     def auction_end(self) -> tuple[AuctionEnd, Annotations]:
@@ -430,6 +440,8 @@ class SectionReader:
         return AuctionEnd.OPEN, NO_ANNOTATIONS
 
     def play_slots(self) -> tuple[PlayedCard, ...]:
+        if self.all_plain:
+            return tuple(self.items)  # type: ignore[arg-type]  # models all
         return tuple(slot_model(i) for i in self.items)
 
     def play_end(self) -> tuple[PlayEnd, Annotations]:
