@@ -20,6 +20,7 @@ import bridgefiles as bf
 from bridgefiles.laws import replay_auction
 from bridgefiles.laws.play import replay_play
 from bridgefiles.model import Auction, AuctionEnd, AuctionEntry, Board, Call, EntryKind, Seat
+from bridgefiles.model.auction import entry_codes
 from bridgefiles.model.deal import Deal, whole_deal_masks
 from bridgefiles.model.outcome import auction_outcome
 from bridgefiles.model.play import card_indices
@@ -61,8 +62,14 @@ def _auction(first: str, calls: str, end: AuctionEnd = AuctionEnd.OPEN) -> Aucti
     for text in calls.split():
         if text == "-":
             entries.append(AuctionEntry(kind=EntryKind.NONE))
-        else:
-            entries.append(AuctionEntry(call=Call.parse(text)))
+        elif text == "?":
+            entries.append(AuctionEntry(kind=EntryKind.CALL, call=None))
+        elif text == "^S":
+            entries.append(AuctionEntry(kind=EntryKind.SKIP))
+        elif text.startswith("^I"):
+            entries.append(AuctionEntry(call=Call.parse(text[2:]), insufficient=True))
+        else:  # validated: a call that is not the interned one
+            entries.append(AuctionEntry.model_validate({"call": text}))
     return Auction(first=Seat.parse(first), entries=tuple(entries), end=end)
 
 
@@ -81,6 +88,15 @@ def _auction(first: str, calls: str, end: AuctionEnd = AuctionEnd.OPEN) -> Aucti
         ("N", "1S X Pass", AuctionEnd.ALL_PASS),
         ("N", "1S Pass 1H Pass Pass Pass", AuctionEnd.OPEN),  # insufficient
         ("N", "1S Pass Pass X Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass ^I1H Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass ^I2H Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S ^S 2H Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass ? Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S - Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S X XX Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S X Pass Pass XX Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass Pass XX Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass Pass Pass 2H", AuctionEnd.OPEN),
     ],
 )
 @pytest.mark.parametrize("dealer", [None, "N", "E"])
@@ -156,6 +172,12 @@ def test_fast_paths_on_the_corpus(path: Path) -> None:
         if board.auction is not None:
             for marked in (True, False):
                 _check_auction(board.auction, board.dealer, marked)
+            # the codes its reader gave, against the codes worked out from the entries
+            fresh_auction = board.auction.model_copy(
+                update={"entries": tuple(board.auction.entries)}
+            )
+            assert entry_codes(fresh_auction) == entry_codes(board.auction)
+            assert auction_outcome(fresh_auction, board.dealer) == board.outcome
         text = board.tag("Deal")
         if text:
             _check_masks(text)

@@ -7,14 +7,24 @@ silently: every call the Laws do not let stand gives a diagnostic.
 
 from __future__ import annotations
 
+from itertools import cycle
 from typing import NamedTuple
 
-from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
+from bridgefiles.model.auction import (
+    CALL_BY_CODE,
+    NONE_CODE,
+    PASS_CODE,
+    Auction,
+    AuctionEnd,
+    AuctionEntry,
+    EntryKind,
+    entry_codes,
+)
 from bridgefiles.model.calls import PASS, Call, CallKind, Contract
-from bridgefiles.model.cards import Strain
+from bridgefiles.model.cards import STRAIN_BY_ORDER, Strain
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
-from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat, Side
+from bridgefiles.model.seats import ROTATION, SEAT_ORDER, SIDE_BY_ORDER, Seat, Side
 
 
 class AuctionResult(NamedTuple):
@@ -115,6 +125,7 @@ class AuctionState:
         return None
 
 
+_ORDERS = tuple(tuple((first + k) & 3 for k in range(4)) for first in range(4))
 _NONE, _SKIP, _CALL = EntryKind.NONE, EntryKind.SKIP, EntryKind.CALL
 _PASS, _BID = CallKind.PASS, CallKind.BID
 
@@ -329,33 +340,29 @@ def _regular(auction: Auction, outcome: AuctionOutcome) -> AuctionResult:
     """The result of an auction whose outcome is regular and ended (no call out of
     rotation, insufficient, inadmissible or after the end; none unknown; ``AP`` only
     where it ends the auction): every call stands, no finding. What :func:`replay_auction`
-    would give, taken in one plain loop over the calls."""
-    first = SEAT_ORDER[auction.first]
+    would give, laid out from the entries' codes (only a leading '-' is no call)."""
+    codes = entry_codes(auction)
+    orders = cycle(_ORDERS[SEAT_ORDER[auction.first]])
     calls: list[tuple[Seat, Call]] = []
     append = calls.append
     last_bid: Call | None = None
     last_bidder: Seat | None = None
     first_named: dict[tuple[Side, Strain], Seat] = {}
-    passes = 0
-    for i, entry in enumerate(auction.entries):
-        call = entry.call
-        if call is None:  # a '-' for a seat before the first call (regular: only there)
+    for order, code in zip(orders, codes, strict=False):
+        if code == NONE_CODE:
             continue
-        seat = ROTATION[(first + i) & 3]
+        call, seat = CALL_BY_CODE[code], ROTATION[order]
         append((seat, call))
-        what = call.kind
-        if what is _PASS:
-            passes += 1
-        else:
-            passes = 0
-            if what is _BID:
-                assert call.strain is not None
-                last_bid, last_bidder = call, seat
-                first_named.setdefault((seat.side, call.strain), seat)
+        if code < PASS_CODE:  # a bid (a regular auction has no '^I')
+            last_bid, last_bidder = call, seat
+            first_named.setdefault((SIDE_BY_ORDER[order], STRAIN_BY_ORDER[code % 5]), seat)
     if outcome.ended_at is None:  # AP: the passes that end it
-        seat = auction.first.offset(len(auction.entries))
+        passes = 0
+        while passes < len(codes) and codes[-1 - passes] == PASS_CODE:
+            passes += 1
+        seat = auction.first.offset(len(codes))
         for _ in range((4 if last_bid is None else 3) - passes):
-            append((seat, PASS))
+            calls.append((seat, PASS))
             seat = seat.lho
     return AuctionResult(
         contract=outcome.contract,

@@ -107,11 +107,12 @@ _REVOKE = attrgetter("revoke")
 _LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
 
 
-def built_plain(play: Play) -> None:
+def built_plain(play: Play, indices: list[int] | None = None) -> None:
     """Said by a reader that built every slot of ``play`` from :func:`plain_card_fields`
-    (a card, no mark): :func:`card_indices` then need not look at each slot's marks.
-    Kept with the slots it speaks for, so a copy with other slots is looked at afresh."""
-    attach(play, _PLAIN, play.slots)
+    (a card, no mark), maybe with the cards' indices in order as it read them:
+    :func:`card_indices` then need not look at each slot. Kept with the slots it speaks
+    for, so a copy with other slots is looked at afresh."""
+    attach(play, _PLAIN, (play.slots, indices))
 
 
 def card_indices(play: Play) -> list[int] | None:
@@ -119,7 +120,11 @@ def card_indices(play: Play) -> list[int] | None:
     with no mark (no ``-`` or ``+``, no ``^R`` or ``^L``): the common play, which the Laws
     replay a trick at a time. None for any other play."""
     slots = play.slots
-    if attached(play, _PLAIN, None) is not slots and (
+    vouched = attached(play, _PLAIN, None)
+    if vouched is not None and vouched[0] is slots:
+        if vouched[1] is not None:
+            return list(vouched[1])  # (a copy: the caller may change it)
+    elif (
         list(map(_SLOT, slots)).count(Slot.CARD) != len(slots)
         or any(map(_REVOKE, slots))
         or any(map(_LEAD_OUT_OF_TURN, slots))

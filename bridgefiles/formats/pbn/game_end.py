@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bridgefiles.formats.pbn.game_base import GameBase, diagnostics_of
-from bridgefiles.model.auction import Auction
+from bridgefiles.model.auction import Auction, built_plain_calls
 from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
@@ -129,6 +129,8 @@ class EndPart(GameBase):
                 line=line,
                 column=col,
             )
+            if self.auction.all_plain:  # every entry from call_fields
+                built_plain_calls(auction, self.auction.calls)
         play = None
         if self.play is not None and self.play_tag is not None:
             seat, line, col, comments = self.play_tag
@@ -146,7 +148,8 @@ class EndPart(GameBase):
                 column=col,
             )
             if self.play.all_plain:  # every slot from plain_card_fields
-                built_plain(play)
+                indices = self.play.indices
+                built_plain(play, indices if indices and len(indices) == len(play.slots) else None)
         label = next((t.value for t in self.tags if t.name == "Board"), None)
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes

@@ -25,6 +25,7 @@ for _card in ALL_CARDS:
     for _s in (_card.suit.value, _card.suit.value.lower()):
         for _r in (_card.rank.char, _card.rank.char.lower()):
             PLAIN_CARDS[_s + _r] = _card
+PLAIN_INDICES: dict[str, int] = {word: card.index for word, card in PLAIN_CARDS.items()}
 PLAIN_CALLS: dict[str, Call] = {"Pass": PASS, "PASS": PASS, "pass": PASS}
 for _call in (DOUBLE, REDOUBLE, *ALL_BIDS):
     PLAIN_CALLS[_call.text] = _call
@@ -41,6 +42,7 @@ class Plain(NamedTuple):
     refs: list[tuple[int, int, int]]  # (n, line, column)
     end: Item | None
     end_mark: str
+    indices: list[int] | None = None  # the cards' indices, when the fast path has them
 
 
 def _words(row: str, base: int) -> list[tuple[str, int]]:
@@ -82,7 +84,8 @@ def _card_rows(text: str, line: int) -> Plain | None:
     found: list[Item | dict[str, object]] = list(
         map(card_fields, cards, map(line.__add__, _ROW_OF), _COLUMN_OF)
     )
-    return Plain(found, [], end, "*" if end is not None else "")
+    indices = list(map(PLAIN_INDICES.__getitem__, words))  # (every word is a card)
+    return Plain(found, [], end, "*" if end is not None else "", indices)
 
 
 def read_plain(text: str, line: int, column: int, play: bool) -> Plain | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from bridgefiles.formats.pbn.items import (
     ENTRY_SET,
@@ -45,6 +46,7 @@ TOKEN = re.compile(
     r"|(?P<word>[A-Za-z0-9-]+)"
     r"|(?P<other>\S)"
 )
+_CALL_OF = itemgetter("call")
 _CALL = re.compile(r"pass|xx?|[1-7](?:nt|[cdhs])", re.IGNORECASE)
 _CARD = re.compile(r"[SHDCshdc][AKQJTakqjt2-9]")
 
@@ -81,6 +83,9 @@ class SectionReader:
     token_count: int = 0
     stopped: bool = False  # past max_tokens: the rest of the section is not read
     plain_count: int = 0  # items that are plain models (see _plain), not Items
+    # the plain cards' indices as the fast path read them (None once a row came without)
+    indices: list[int] | None = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)  # the plain calls, likewise
 
     def _problem(self, message: str, line: int, column: int, code: str = "syntax") -> None:
         self.problems.append((code, Severity.ERROR, message, line, column))
@@ -147,7 +152,7 @@ class SectionReader:
         read = read_plain(text, line, column, self.play)
         if read is None:
             return False
-        found, refs, end, end_mark = read
+        found, refs, end, end_mark, indices = read
         count = len(found) + len(refs) + (end is not None)
         if self.max_tokens is not None and self.token_count + count > self.max_tokens:
             return False
@@ -156,6 +161,13 @@ class SectionReader:
         if not refs:
             self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
             self.plain_count += len(found)
+            if not self.play:
+                self.calls.extend(map(_CALL_OF, found))  # type: ignore[arg-type]
+            elif self.indices is not None:
+                if indices is None:
+                    self.indices = None
+                else:
+                    self.indices.extend(indices)
         else:
             every = SLOT_SET if self.play else ENTRY_SET  # each row holds every field
             for item in found:
