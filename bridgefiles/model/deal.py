@@ -32,6 +32,22 @@ def _translation(table: dict[str, int]) -> dict[int, str]:
 _SUIT_TRANSLATIONS = tuple(map(_translation, _SUIT_TABLES))
 _CARD_BY_CODE = {chr(i): card for i, card in enumerate(ALL_CARDS)}
 _BIT_BY_CODE = {chr(i): 1 << i for i in range(52)}
+
+
+def _suit_bits() -> dict[str, int]:
+    """Each set of ranks written as PBN writes it (upper case, high to low: ``AQT2``) ->
+    its 13 bits, bit ``RANK_OFFSET[letter]`` for each rank: a suit's part of a hand's
+    card mask (8,192 entries, made once, at import)."""
+    bits = {"": 0}
+    for ch in RANK_CHARS[::-1]:  # each set grows by its next lower rank, at its end
+        bit = 1 << RANK_OFFSET[ch]
+        bits.update([(text + ch, m | bit) for text, m in bits.items()])
+    return bits
+
+
+_SUIT_BITS = _suit_bits()
+
+
 _WHOLE = (1 << 52) - 1
 
 
@@ -72,13 +88,21 @@ def whole_deal_masks(text: str) -> tuple[int, int, int, int] | None:
         if len(parts) != 4:
             return None
         bit = _BIT_BY_CODE.__getitem__
+        bits = _SUIT_BITS
         masks = [0, 0, 0, 0]
         union = 0
         for k, part in enumerate(parts):
-            codes = _codes(_suits(part))
-            mask = sum(map(bit, codes))
-            if len(codes) != 13 or mask.bit_count() != 13:
-                return None  # not 13 cards, or a card twice
+            suits = part.split(".")
+            if len(suits) == 4 and all(map(bits.__contains__, suits)):  # written high to low
+                spades, hearts, diamonds, clubs = suits
+                mask = bits[spades] << 39 | bits[hearts] << 26 | bits[diamonds] << 13 | bits[clubs]
+                if mask.bit_count() != 13:
+                    return None
+            else:  # any order or case, "10": rank by rank
+                codes = _codes(_suits(part))
+                mask = sum(map(bit, codes))
+                if len(codes) != 13 or mask.bit_count() != 13:
+                    return None  # not 13 cards, or a card twice
             masks[(first + k) & 3] = mask
             union |= mask
     except (ValueError, KeyError):  # not a seat, not four suits, not a rank
