@@ -50,6 +50,7 @@ def _where(slot: PlayedCard, trick: int, seat: Seat) -> dict[str, object]:
 
 _FULL = (1 << 52) - 1
 _BIT = tuple(1 << i for i in range(52))
+_BIT_OF = dict(enumerate(_BIT))  # (a dict's __getitem__ is a quicker callable than a tuple's)
 _SUIT_MASK = 0x1FFF  # a suit's 13 bits, shifted by 13 * suit order
 _INDEX = attrgetter("index")
 _CARD, _NEXT = Slot.CARD, Slot.NEXT
@@ -137,6 +138,7 @@ class _Hands:
 
 
 _SUIT_OF = tuple(i // 13 for i in range(52))
+_SUIT_OF_CARD = dict(enumerate(_SUIT_OF))  # the same, as a dict for map()
 _LED_BOTTOM, _LED_TOP = 50, 62  # the standings of the cards of the suit led (STANDINGS)
 
 
@@ -156,7 +158,7 @@ def _plain_play(play: Play, hands: _Hands, first: int, lead: int, trump: int) ->
     if cards is None:
         return None
     unplayed: list[int] = [0, 0, 0, 0]  # by seat: the cards never played
-    bit = _BIT.__getitem__
+    bit = _BIT_OF.__getitem__
     columns = (cards[0::4], cards[1::4], cards[2::4], cards[3::4])
     for column, mine in enumerate(columns):
         seat = (first + column) & 3
@@ -179,7 +181,7 @@ def _plain_play(play: Play, hands: _Hands, first: int, lead: int, trump: int) ->
             for column, card in enumerate(row):
                 if card // 13 != led:
                     seat = (first + column) & 3
-                    later = map(_SUIT_OF.__getitem__, cards[base + 4 + column :: 4])
+                    later = map(_SUIT_OF_CARD.__getitem__, cards[base + 4 + column :: 4])
                     if led in later or unplayed[seat] >> (13 * led) & _SUIT_MASK:
                         return None  # he still held one: a revoke
         lead = (first + (a, b, c, d).index(best)) & 3

@@ -129,7 +129,7 @@ class EndPart(GameBase):
                 line=line,
                 column=col,
             )
-            if self.auction.all_plain:  # every entry from call_fields
+            if len(self.auction.calls) == len(self.auction.items):  # plain calls all
                 built_plain_calls(auction, self.auction.calls)
         play = None
         if self.play is not None and self.play_tag is not None:

@@ -85,7 +85,9 @@ class SectionReader:
     plain_count: int = 0  # items that are plain models (see _plain), not Items
     # the plain cards' indices as the fast path read them (None once a row came without)
     indices: list[int] | None = field(default_factory=list)
-    calls: list[Call] = field(default_factory=list)  # the plain calls, likewise
+    # the calls the fast path read (with or without a note reference): all of them
+    # when there are as many as items
+    calls: list[Call] = field(default_factory=list)
 
     def _problem(self, message: str, line: int, column: int, code: str = "syntax") -> None:
         self.problems.append((code, Severity.ERROR, message, line, column))
@@ -175,6 +177,8 @@ class SectionReader:
                     self.items.append(item)
                 else:
                     self.items.append(construct(model, item, every))
+            if not self.play:  # plain calls still, some with a note reference
+                self.calls.extend(i.call if isinstance(i, Item) else i["call"] for i in found)  # type: ignore[misc]
         self.note_refs.extend(refs)
         if end is not None:
             self.end = end_mark
