@@ -179,6 +179,7 @@ class Result(BaseModel):
 
 
 _UNKNOWN = ("", "?")
+_NO_VALUE = (None, *_UNKNOWN)  # a tag absent or unknown: no view
 
 
 
@@ -273,7 +274,7 @@ class Board(BaseModel):
     def dealer(self) -> Seat | None:
         v = self.tag("Dealer")
         try:
-            return Seat.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Seat.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -281,7 +282,7 @@ class Board(BaseModel):
     def vulnerable(self) -> Vulnerability | None:
         v = self.tag("Vulnerable")
         try:
-            return Vulnerability.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Vulnerability.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -289,7 +290,7 @@ class Board(BaseModel):
     def deal(self) -> Deal | None:
         v = self.tag("Deal")
         try:
-            return Deal.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Deal.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -297,7 +298,7 @@ class Board(BaseModel):
     def contract(self) -> Contract | None:
         v = self.tag("Contract")
         try:
-            return Contract.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Contract.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -323,7 +324,7 @@ class Board(BaseModel):
     def result(self) -> Result | None:
         v = self.tag("Result")
         try:
-            return Result.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Result.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
