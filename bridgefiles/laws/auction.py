@@ -7,14 +7,24 @@ silently: every call the Laws do not let stand gives a diagnostic.
 
 from __future__ import annotations
 
+from itertools import cycle
 from typing import NamedTuple
 
-from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
+from bridgefiles.model.auction import (
+    CALL_BY_CODE,
+    NONE_CODE,
+    PASS_CODE,
+    Auction,
+    AuctionEnd,
+    AuctionEntry,
+    EntryKind,
+    entry_codes,
+)
 from bridgefiles.model.calls import PASS, Call, CallKind, Contract
-from bridgefiles.model.cards import Strain
+from bridgefiles.model.cards import STRAIN_BY_ORDER, Strain
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
-from bridgefiles.model.outcome import auction_outcome
-from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat, Side
+from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
+from bridgefiles.model.seats import ROTATION, SEAT_ORDER, SIDE_BY_ORDER, Seat, Side
 
 
 class AuctionResult(NamedTuple):
@@ -115,16 +125,34 @@ class AuctionState:
         return None
 
 
+_ORDERS = tuple(tuple((first + k) & 3 for k in range(4)) for first in range(4))
 _NONE, _SKIP, _CALL = EntryKind.NONE, EntryKind.SKIP, EntryKind.CALL
 _PASS, _BID = CallKind.PASS, CallKind.BID
 
 
-def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True) -> AuctionResult:
+def replay_auction(
+    auction: Auction,
+    dealer: Seat | None,
+    *,
+    marked: bool = True,
+    outcome: AuctionOutcome | None = None,
+) -> AuctionResult:
     """Rule on each call of a recorded auction, in rotation from the record's first seat.
 
     ``marked``: the format marks accepted irregularities (PBN ``^I``, ``^S``), so an
     unmarked one is an error of the file; without marks (LIN) it is only a warning.
+    ``outcome``: the auction's :func:`auction_outcome` with the same dealer, when the
+    caller has it (``Board.outcome``); an auction it finds regular and ended has
+    nothing for the Laws to say, and is only laid out (:func:`_regular`).
     """
+    if outcome is None:
+        outcome = auction_outcome(auction, dealer)  # the one reckoning of contract and declarer
+    if (
+        outcome.complete
+        and not outcome.irregular
+        and (outcome.ended_at is None or auction.end is not AuctionEnd.ALL_PASS)
+    ):
+        return _regular(auction, outcome)
     entries = auction.entries
     n = len(entries)
     diags: list[Diagnostic] = []
@@ -291,7 +319,6 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
                 **(_where(last, None) if last else {"line": auction.line}),
             )
         )
-    outcome = auction_outcome(auction, dealer)  # the one reckoning of contract and declarer
     contract, declarer = outcome.contract, outcome.declarer
     return AuctionResult(
         contract=contract,
@@ -306,4 +333,48 @@ def replay_auction(auction: Auction, dealer: Seat | None, *, marked: bool = True
         last_bid=state.last_bid,
         last_bidder=state.last_bidder,
         first_named=tuple((s, d, seat) for (s, d), seat in state.first_named.items()),
+    )
+
+
+def _regular(auction: Auction, outcome: AuctionOutcome) -> AuctionResult:
+    """The result of an auction whose outcome is regular and ended (no call out of
+    rotation, insufficient, inadmissible or after the end; none unknown; ``AP`` only
+    where it ends the auction): every call stands, no finding. What :func:`replay_auction`
+    would give, laid out from the entries' codes (only a leading '-' is no call)."""
+    codes = entry_codes(auction)
+    orders = cycle(_ORDERS[SEAT_ORDER[auction.first]])
+    calls: list[tuple[Seat, Call]] = []
+    append = calls.append
+    last_bid: Call | None = None
+    last_bidder: Seat | None = None
+    first_named: dict[tuple[Side, Strain], Seat] = {}
+    for order, code in zip(orders, codes, strict=False):
+        if code == NONE_CODE:
+            continue
+        call, seat = CALL_BY_CODE[code], ROTATION[order]
+        append((seat, call))
+        if code < PASS_CODE:  # a bid (a regular auction has no '^I')
+            last_bid, last_bidder = call, seat
+            first_named.setdefault((SIDE_BY_ORDER[order], STRAIN_BY_ORDER[code % 5]), seat)
+    if outcome.ended_at is None:  # AP: the passes that end it
+        passes = 0
+        while passes < len(codes) and codes[-1 - passes] == PASS_CODE:
+            passes += 1
+        seat = auction.first.offset(len(codes))
+        for _ in range((4 if last_bid is None else 3) - passes):
+            calls.append((seat, PASS))
+            seat = seat.lho
+    return AuctionResult(
+        contract=outcome.contract,
+        declarer=outcome.declarer,
+        complete=True,
+        passed_out=outcome.passed_out,
+        calls=tuple(calls),
+        diagnostics=(),
+        first_illegal=None,
+        stopped=auction.end in (AuctionEnd.STOPPED, AuctionEnd.CONTINUE),
+        unknown=False,
+        last_bid=last_bid,
+        last_bidder=last_bidder,
+        first_named=tuple((s, d, seat) for (s, d), seat in first_named.items()),
     )

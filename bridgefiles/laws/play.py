@@ -21,7 +21,7 @@ from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Card, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.outcome import NO_TRUMP, STANDINGS, winning_position
-from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot
+from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot, card_indices
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
 
@@ -50,6 +50,7 @@ def _where(slot: PlayedCard, trick: int, seat: Seat) -> dict[str, object]:
 
 _FULL = (1 << 52) - 1
 _BIT = tuple(1 << i for i in range(52))
+_BIT_OF = dict(enumerate(_BIT))  # (a dict's __getitem__ is a quicker callable than a tuple's)
 _SUIT_MASK = 0x1FFF  # a suit's 13 bits, shifted by 13 * suit order
 _INDEX = attrgetter("index")
 _CARD, _NEXT = Slot.CARD, Slot.NEXT
@@ -64,13 +65,17 @@ class _Hands:
 
     __slots__ = ("cards", "held", "played", "pool", "sound", "suits")
 
-    def __init__(self, deal: Deal | None) -> None:
+    def __init__(self, deal: Deal | None, masks: tuple[int, int, int, int] | None = None) -> None:
         self.held: list[int | None] = [None, None, None, None]
         self.cards: list[tuple[Card, ...]] = [(), (), (), ()]
         self.suits: list[list[int] | None] = [None, None, None, None]
         self.pool: int | None = None  # the cards left for the hands not given
         self.played: dict[int, tuple[int, Seat]] = {}
         self.sound = False  # four hands, no card twice: each card has one holder
+        if masks is not None:  # a whole, sound deal (model.deal.whole_deal_masks)
+            self.held = list(masks)
+            self.sound = True
+            return
         if deal is None:
             return
         hands = deal.hands
@@ -100,7 +105,7 @@ class _Hands:
             if mask is None:
                 continue
             cards = self.cards[s]
-            if mask.bit_count() == len(cards):
+            if self.sound or mask.bit_count() == len(cards):  # each card once
                 counts = [(mask >> shift & _SUIT_MASK).bit_count() for shift in (0, 13, 26, 39)]
             else:  # a card twice in the hand: count each copy
                 counts = [0, 0, 0, 0]
@@ -132,17 +137,12 @@ class _Hands:
         return None
 
 
-_CARD_INDEX = attrgetter("card.index")
-_SLOT = attrgetter("slot")
-_REVOKE = attrgetter("revoke")
-_LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
 _SUIT_OF = tuple(i // 13 for i in range(52))
+_SUIT_OF_CARD = dict(enumerate(_SUIT_OF))  # the same, as a dict for map()
 _LED_BOTTOM, _LED_TOP = 50, 62  # the standings of the cards of the suit led (STANDINGS)
 
 
-def _plain_play(
-    slots: Sequence[PlayedCard], hands: _Hands, first: int, lead: int, trump: int
-) -> list[int] | None:
+def _plain_play(play: Play, hands: _Hands, first: int, lead: int, trump: int) -> list[int] | None:
     """The trick winners (seat orders) of a play with nothing for the Laws to say, else None.
 
     Nothing to say: whole tricks, every one a card without marks, each card held by the
@@ -151,21 +151,14 @@ def _plain_play(
     either; so this is the same ruling, taken in a few list operations a trick. Anything
     else (None) goes card by card.
     """
-    n = len(slots)
+    n = len(play.slots)
     if not n or n > 52 or n & 3 or not hands.sound:
         return None
-    try:
-        cards = list(map(_CARD_INDEX, slots))
-    except AttributeError:  # a slot without a card
-        return None
-    if (
-        list(map(_SLOT, slots)).count(_CARD) != n
-        or any(map(_REVOKE, slots))
-        or any(map(_LEAD_OUT_OF_TURN, slots))
-    ):
+    cards = card_indices(play)
+    if cards is None:
         return None
     unplayed: list[int] = [0, 0, 0, 0]  # by seat: the cards never played
-    bit = _BIT.__getitem__
+    bit = _BIT_OF.__getitem__
     columns = (cards[0::4], cards[1::4], cards[2::4], cards[3::4])
     for column, mine in enumerate(columns):
         seat = (first + column) & 3
@@ -188,7 +181,7 @@ def _plain_play(
             for column, card in enumerate(row):
                 if card // 13 != led:
                     seat = (first + column) & 3
-                    later = map(_SUIT_OF.__getitem__, cards[base + 4 + column :: 4])
+                    later = map(_SUIT_OF_CARD.__getitem__, cards[base + 4 + column :: 4])
                     if led in later or unplayed[seat] >> (13 * led) & _SUIT_MASK:
                         return None  # he still held one: a revoke
         lead = (first + (a, b, c, d).index(best)) & 3
@@ -261,6 +254,7 @@ def replay_play(
     result_tricks: int | None = None,
     result_disputed: bool = False,
     laws: Edition = "2017",
+    masks: tuple[int, int, int, int] | None = None,
 ) -> PlayResult:
     """Follow the play card by card and count the tricks (Laws 41-44, 61-64, 68-69).
 
@@ -269,13 +263,14 @@ def replay_play(
     ``result_tricks`` is declarer's total from the Result tag, used to read a
     PBN claim ('*'), which records only the outcome; ``result_disputed`` says the
     Result is marked '^' (an agreed count that differs from the tricks won);
-    ``laws`` the edition whose Law 64 applies.
+    ``laws`` the edition whose Law 64 applies; ``masks``, given for a whole, sound deal
+    (``bridgefiles.model.deal.whole_deal_masks`` of its text), stand for ``deal``.
 
     Seats are counted as their order (0-3) and cards as their index (0-51) inside
     the loop: it runs for every card of every board validated.
     """
     diags: list[Diagnostic] = []
-    hands = _Hands(deal)
+    hands = _Hands(deal, masks)
     held, suits = hands.held, hands.suits
     if leader is None:
         leader = declarer.lho if declarer is not None else None
@@ -294,7 +289,7 @@ def replay_play(
     after_next = False  # a '+' was met: nothing real may come after it
     next_at = 0  # the trick of the '+'
     last_trick_seen = 0
-    plain = _plain_play(slots, hands, first, lead, trump) if following and strain else None
+    plain = _plain_play(play, hands, first, lead, trump) if following and strain else None
     if plain is not None:
         winners, last_trick_seen, ntricks = plain, ntricks, 0
     else:

@@ -16,6 +16,7 @@ from bridgefiles.laws.editions import Edition, check_edition, edition_findings
 from bridgefiles.laws.play import PlayResult, replay_play
 from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Contract
+from bridgefiles.model.deal import whole_deal_masks
 from bridgefiles.model.diagnostic import Diagnostic, error, info, warning
 from bridgefiles.model.seats import Seat
 
@@ -56,9 +57,7 @@ def _tag_where(board: Board, name: str) -> dict[str, Any]:
     return {"line": pair.line, "column": pair.column}
 
 
-def _check_contract(
-    board: Board, ar: AuctionResult, swapped: bool, out: list[Diagnostic]
-) -> None:
+def _check_contract(board: Board, ar: AuctionResult, swapped: bool, out: list[Diagnostic]) -> None:
     """Contract and Declarer tags against the auction (PBN 12.4)."""
     tag = board.contract
     found = ar.contract  # (contracts are shared values: the same one is equal, cheaply)
@@ -225,7 +224,7 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
     ar: AuctionResult | None = None
     auction = board.auction
     if auction is not None and (auction.entries or auction.end.value):
-        ar = replay_auction(auction, board.dealer, marked=marked)
+        ar = replay_auction(auction, board.dealer, marked=marked, outcome=board.outcome)
         out.extend(ar.diagnostics)
         _check_contract(board, ar, swapped, out)
     contract = board.contract or (ar.contract if ar is not None else None)
@@ -241,7 +240,11 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
     play = board.play
     result = board.result
     if play is not None and play.slots and contract is not None and not contract.passed_out:
-        deal = board.deal  # parsed only when there is play to check it against
+        # the deal, only when there is play to check it against: a whole, sound one as the
+        # hands' card masks straight from its text, any other as the Deal model
+        text = board.tag("Deal")
+        masks = whole_deal_masks(text) if text else None
+        deal = board.deal if masks is None else None
         end_position = deal is not None and deal.is_end_position and contract.level is None
         pr = replay_play(
             play,
@@ -253,6 +256,7 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
             result_tricks=result.declarer_tricks(seat) if result is not None else None,
             result_disputed=result is not None and result.disputed,
             laws=laws,
+            masks=masks,
         )
         out.extend(pr.diagnostics)
     tricks: Tricks | None = None

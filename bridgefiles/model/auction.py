@@ -12,7 +12,8 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict
 
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment, Note
-from bridgefiles.model.calls import Call
+from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
+from bridgefiles.model.fast import attach, attached
 from bridgefiles.model.seats import Seat
 
 
@@ -76,3 +77,63 @@ class Auction(BaseModel):
             if n.index == index:
                 return n
         return None
+
+
+# An auction's entries as small ints, for the loops that read every auction: a bid is its
+# Call.index (0 for 1C .. 34 for 7NT), plus INSUFFICIENT when marked '^I'; then the other
+# calls, and the entries that are no call.
+PASS_CODE, DOUBLE_CODE, REDOUBLE_CODE = 35, 36, 37
+NONE_CODE, SKIP_CODE, UNKNOWN_CODE = 38, 39, 40  # '-', '^S', a call that could not be read
+INSUFFICIENT = 64
+CALL_BY_CODE: tuple[Call, ...] = (*ALL_BIDS, PASS, DOUBLE, REDOUBLE)
+_CODE_BY_ID = {id(call): code for code, call in enumerate(CALL_BY_CODE)}  # the interned calls
+_OTHER_CODES = {CallKind.PASS: PASS_CODE, CallKind.DOUBLE: DOUBLE_CODE}
+_CODES = "_entry_codes"  # attached to an Auction: (the entries, their codes)
+
+
+def call_code(call: Call) -> int:
+    """A call's code (see ``CALL_BY_CODE``)."""
+    code = _CODE_BY_ID.get(id(call))
+    if code is None:  # not one of the interned calls (built from data): by its facts
+        if call.kind is CallKind.BID:
+            return call.index
+        return _OTHER_CODES.get(call.kind, REDOUBLE_CODE)
+    return code
+
+
+def entry_codes(auction: Auction) -> list[int]:
+    """Each entry of ``auction`` as its code: a call's (plus INSUFFICIENT for a bid marked
+    '^I'), NONE_CODE, SKIP_CODE or UNKNOWN_CODE. Worked out once for the auction's entries
+    (or given by its reader, :func:`built_plain_calls`)."""
+    entries = auction.entries
+    kept = attached(auction, _CODES, None)
+    if kept is not None and kept[0] is entries:
+        found: list[int] = kept[1]
+        return found
+    codes: list[int] = []
+    append = codes.append
+    for entry in entries:
+        kind = entry.kind
+        call = entry.call
+        if kind is EntryKind.NONE:
+            append(NONE_CODE)
+        elif kind is EntryKind.SKIP:
+            append(SKIP_CODE)
+        elif call is None:
+            append(UNKNOWN_CODE)
+        else:
+            code = call_code(call)
+            append(code + INSUFFICIENT if code < PASS_CODE and entry.insufficient else code)
+    attach(auction, _CODES, (entries, codes))
+    return codes
+
+
+def built_plain_calls(auction: Auction, calls: list[Call]) -> None:
+    """Said by a reader that built every entry of ``auction`` as a plain call (no mark),
+    ``calls`` in order: their codes are then known without looking at each entry."""
+    try:
+        codes = list(map(_CODE_BY_ID.__getitem__, map(id, calls)))
+    except KeyError:  # a call not interned: the codes are worked out from the entries
+        return
+    if len(codes) == len(auction.entries):
+        attach(auction, _CODES, (auction.entries, codes))

@@ -21,6 +21,7 @@ from bridgefiles.model.auction import Auction
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.model.fast import make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play
 from bridgefiles.model.seats import Seat, Side, Vulnerability
@@ -125,6 +126,9 @@ class Extra(BaseModel):
     column: int | None = None
 
 
+_SIDES_RESULT = re.compile(r"(NS|EW)\s+(\d{1,2})(?:\s+(NS|EW)\s+(\d{1,2}))?", re.IGNORECASE)
+
+
 class Result(BaseModel):
     """A PBN ``Result`` value: declarer's tricks, or a side's, with the ``^`` mark."""
 
@@ -141,12 +145,12 @@ class Result(BaseModel):
         disputed = t.startswith("^")
         if disputed:
             t = t[1:].strip()
-        if re.fullmatch(r"\d{1,2}", t):
+        if 0 < len(t) <= 2 and t.isdecimal():  # (what \d{1,2} matches)
             n = int(t)
             if n > 13:
                 raise ValueError(f"more than 13 tricks: {text!r}")
-            return cls(tricks=n, disputed=disputed)
-        m = re.fullmatch(r"(NS|EW)\s+(\d{1,2})(?:\s+(NS|EW)\s+(\d{1,2}))?", t, re.IGNORECASE)
+            return make(cls, tricks=n, disputed=disputed)  # well-typed: not validated again
+        m = _SIDES_RESULT.fullmatch(t)
         if not m:
             raise ValueError(f"not a result: {text!r}")
         values: dict[str, int] = {m.group(1).upper(): int(m.group(2))}
@@ -175,6 +179,7 @@ class Result(BaseModel):
 
 
 _UNKNOWN = ("", "?")
+_NO_VALUE = (None, *_UNKNOWN)  # a tag absent or unknown: no view
 
 
 
@@ -269,7 +274,7 @@ class Board(BaseModel):
     def dealer(self) -> Seat | None:
         v = self.tag("Dealer")
         try:
-            return Seat.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Seat.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -277,7 +282,7 @@ class Board(BaseModel):
     def vulnerable(self) -> Vulnerability | None:
         v = self.tag("Vulnerable")
         try:
-            return Vulnerability.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Vulnerability.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -285,7 +290,7 @@ class Board(BaseModel):
     def deal(self) -> Deal | None:
         v = self.tag("Deal")
         try:
-            return Deal.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Deal.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -293,7 +298,7 @@ class Board(BaseModel):
     def contract(self) -> Contract | None:
         v = self.tag("Contract")
         try:
-            return Contract.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Contract.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -319,7 +324,7 @@ class Board(BaseModel):
     def result(self) -> Result | None:
         v = self.tag("Result")
         try:
-            return Result.parse(v) if v not in (None, *_UNKNOWN) else None
+            return Result.parse(v) if v not in _NO_VALUE else None
         except ValueError:
             return None
 
@@ -374,13 +379,14 @@ def _by_name(board: Board) -> dict[str, TagPair]:
     """The board's tags by name, the first of each name (PBN 2.6): built once for its
     ``tags`` tuple, since the Laws and the scorer ask a dozen tags of every board. Kept
     beside the tuple it indexes, so a copy with other tags never uses a stale index."""
-    tags = board.tags
-    kept = board.__dict__.get("_tags_by_name")
+    fields = board.__dict__  # (one look-up: a model's attributes cost more than a dict's)
+    tags = fields["tags"]
+    kept = fields.get("_tags_by_name")
     if kept is not None and kept[0] is tags:
         index: dict[str, TagPair] = kept[1]
         return index
     index = {t.name: t for t in reversed(tags)}
-    board.__dict__["_tags_by_name"] = (tags, index)
+    fields["_tags_by_name"] = (tags, index)
     return index
 
 

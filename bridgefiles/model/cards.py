@@ -98,6 +98,8 @@ _TRUMP: dict[Strain, Suit | None] = {Strain(s.value): s for s in Suit} | {Strain
 _SUIT_STRAIN = {s: Strain(s.value) for s in Suit}
 SUITS_BY_ORDER: tuple[Suit, Suit, Suit, Suit] = (Suit.C, Suit.D, Suit.H, Suit.S)
 """``SUITS_BY_ORDER[card.index // 13]`` is the card's suit: for loops over card indices."""
+STRAIN_BY_ORDER: tuple[Strain, ...] = (Strain.C, Strain.D, Strain.H, Strain.S, Strain.NT)
+"""``STRAIN_BY_ORDER[strain.order] is strain``; a bid's strain is its index's order (``% 5``)."""
 
 
 class Rank(IntEnum):

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bridgefiles.model.cards import ALL_CARDS, RANK_CHARS, RANK_OFFSET, Card, Suit
 from bridgefiles.model.fast import construct, make, shared_fields
-from bridgefiles.model.seats import ROTATION, Seat, rotation_from
+from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat, rotation_from
 
 _INDEX = attrgetter("index")
 # For each suit of a PBN hand (spades first): rank letter -> the card's index
@@ -21,6 +21,7 @@ _SUIT_TABLES = tuple({ch: base + i for ch, i in RANK_OFFSET.items()} for base in
 # an index becomes one that cannot, so a stray character is never taken for a card.
 _NOT_A_CARD = "\uffff"
 
+
 def _translation(table: dict[str, int]) -> dict[int, str]:
     codes: dict[int | str, str] = dict.fromkeys(range(52), _NOT_A_CARD)
     for ch, i in table.items():
@@ -30,6 +31,85 @@ def _translation(table: dict[str, int]) -> dict[int, str]:
 
 _SUIT_TRANSLATIONS = tuple(map(_translation, _SUIT_TABLES))
 _CARD_BY_CODE = {chr(i): card for i, card in enumerate(ALL_CARDS)}
+_BIT_BY_CODE = {chr(i): 1 << i for i in range(52)}
+
+
+def _suit_bits() -> dict[str, int]:
+    """Each set of ranks written as PBN writes it (upper case, high to low: ``AQT2``) ->
+    its 13 bits, bit ``RANK_OFFSET[letter]`` for each rank: a suit's part of a hand's
+    card mask (8,192 entries, made once, at import)."""
+    bits = {"": 0}
+    for ch in RANK_CHARS[::-1]:  # each set grows by its next lower rank, at its end
+        bit = 1 << RANK_OFFSET[ch]
+        bits.update([(text + ch, m | bit) for text, m in bits.items()])
+    return bits
+
+
+_SUIT_BITS = _suit_bits()
+
+
+_WHOLE = (1 << 52) - 1
+
+
+def _suits(text: str) -> list[str]:
+    """A PBN hand's four suits' rank letters (``10`` read as ``T``), spades first."""
+    parts = text.strip().replace("10", "T").split(".")
+    if len(parts) != 4:
+        raise ValueError(f"a hand needs four suits separated by dots: {text!r}")
+    return parts
+
+
+def _codes(parts: list[str]) -> str:
+    """Each rank letter of a hand's suits as the character whose code is its card's index
+    (one C-level translate a suit); a character that is no rank becomes ``_NOT_A_CARD``."""
+    spades, hearts, diamonds, clubs = parts
+    t = _SUIT_TRANSLATIONS
+    return (
+        spades.translate(t[0])
+        + hearts.translate(t[1])
+        + diamonds.translate(t[2])
+        + clubs.translate(t[3])
+    )
+
+
+def whole_deal_masks(text: str) -> tuple[int, int, int, int] | None:
+    """The four hands of a PBN ``Deal`` value as bit masks of card indices (bit ``i`` for
+    ``ALL_CARDS[i]``), by seat order (N, E, S, W), when the value is a whole, sound deal:
+    four hands of 13 cards, each card once. None for anything else (a hand not given, a
+    card twice, an end position, text :meth:`Deal.parse` refuses): then the Deal model
+    says what the deal is. The masks are the same facts ``Deal.parse`` reads, without
+    building the hands' cards, for the Laws' replay of the play."""
+    t = text.strip()
+    if len(t) < 2 or t[1] != ":":
+        return None
+    try:
+        first = SEAT_ORDER[Seat.parse(t[0])]
+        parts = t[2:].split()
+        if len(parts) != 4:
+            return None
+        bit = _BIT_BY_CODE.__getitem__
+        bits = _SUIT_BITS
+        masks = [0, 0, 0, 0]
+        union = 0
+        for k, part in enumerate(parts):
+            suits = part.split(".")
+            if len(suits) == 4 and all(map(bits.__contains__, suits)):  # written high to low
+                spades, hearts, diamonds, clubs = suits
+                mask = bits[spades] << 39 | bits[hearts] << 26 | bits[diamonds] << 13 | bits[clubs]
+                if mask.bit_count() != 13:
+                    return None
+            else:  # any order or case, "10": rank by rank
+                codes = _codes(_suits(part))
+                mask = sum(map(bit, codes))
+                if len(codes) != 13 or mask.bit_count() != 13:
+                    return None  # not 13 cards, or a card twice
+            masks[(first + k) & 3] = mask
+            union |= mask
+    except (ValueError, KeyError):  # not a seat, not four suits, not a rank
+        return None
+    if union != _WHOLE:
+        return None  # a card in two hands
+    return masks[0], masks[1], masks[2], masks[3]
 
 
 class Hand(BaseModel):
@@ -48,20 +128,9 @@ class Hand(BaseModel):
     @classmethod
     def parse(cls, text: str) -> Hand:
         """``AKQ.JT9.876.5432`` (spades.hearts.diamonds.clubs); ranks in any order or case."""
-        parts = text.strip().replace("10", "T").split(".")
-        if len(parts) != 4:
-            raise ValueError(f"a hand needs four suits separated by dots: {text!r}")
-        # each suit's letters become their cards' indices as characters (one C-level
-        # translate a suit); sorted descending, that is ``of``'s order
-        spades, hearts, diamonds, clubs = parts
-        t = _SUIT_TRANSLATIONS
-        codes = sorted(
-            spades.translate(t[0])
-            + hearts.translate(t[1])
-            + diamonds.translate(t[2])
-            + clubs.translate(t[3]),
-            reverse=True,
-        )
+        parts = _suits(text)
+        # sorted descending, the codes are ``of``'s order
+        codes = sorted(_codes(parts), reverse=True)
         try:
             cards = tuple(map(_CARD_BY_CODE.__getitem__, codes))
         except KeyError:

@@ -79,7 +79,11 @@ def make(cls: type[M], **values: Any) -> M:
     return obj
 
 
-_FIELD_COUNT: dict[type[BaseModel], int] = {}
+@cache
+def _shape(cls: type[BaseModel]) -> tuple[int, set[str]]:
+    """How many fields ``cls`` has, and the shared set of all their names (asked of
+    every section a reader builds: ``model_fields`` itself is a property that costs)."""
+    return len(cls.model_fields), shared_fields(frozenset(cls.model_fields))
 
 
 def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
@@ -89,10 +93,7 @@ def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
     For the models a reader makes by the thousand (played cards, auction entries),
     where even :func:`make`'s merge of defaults shows in a profile.
     """
-    count = _FIELD_COUNT.get(cls)
-    if count is None:
-        count = _FIELD_COUNT[cls] = len(cls.model_fields)
-    if len(data) != count:  # a field added to the model since the caller was written
+    if len(data) != _shape(cls)[0]:  # a field added to the model since the caller was written
         data = {**_defaults(cls)[0], **data}
     obj = _new(cls)
     _SET_DICT(obj, data)
@@ -108,9 +109,15 @@ def attach(obj: BaseModel, key: str, value: Any) -> None:
     obj.__dict__[key] = value
 
 
-def attached(obj: BaseModel, key: str) -> Any:
-    """What :func:`attach` kept on ``obj`` under ``key``."""
-    return obj.__dict__[key]
+_NOTHING: Any = object()
+
+
+def attached(obj: BaseModel, key: str, default: Any = _NOTHING) -> Any:
+    """What :func:`attach` kept on ``obj`` under ``key`` (``default`` if given and
+    nothing was kept)."""
+    if default is _NOTHING:
+        return obj.__dict__[key]
+    return obj.__dict__.get(key, default)
 
 
 def construct_all(
@@ -119,9 +126,10 @@ def construct_all(
     """:func:`construct` for many values of one model, each ``rows`` item holding every
     field; all fields count as set unless ``fields_set`` says which do. One call for a
     whole section of cards or calls, or a game's run of tags."""
-    if rows and len(rows[0]) != len(cls.model_fields):
+    count, every = _shape(cls)
+    if rows and len(rows[0]) != count:
         return [construct(cls, row, fields_set or shared_fields(row.keys())) for row in rows]
-    names = fields_set if fields_set is not None else shared_fields(frozenset(cls.model_fields))
+    names = fields_set if fields_set is not None else every
     out: list[M] = []
     append = out.append
     new, set_dict, set_fields = _new, _SET_DICT, _SET_FIELDS

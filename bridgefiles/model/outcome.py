@@ -11,9 +11,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
-from bridgefiles.model.calls import PASSED_OUT, Call, CallKind, Contract, Risk
-from bridgefiles.model.cards import Card, Strain
+from bridgefiles.model.auction import (
+    DOUBLE_CODE,
+    INSUFFICIENT,
+    NONE_CODE,
+    PASS_CODE,
+    REDOUBLE_CODE,
+    SKIP_CODE,
+    Auction,
+    AuctionEnd,
+    entry_codes,
+)
+from bridgefiles.model.calls import PASSED_OUT, Contract, Risk
+from bridgefiles.model.cards import STRAIN_BY_ORDER, Card, Strain
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
 _RISKS = (Risk.NONE, Risk.DOUBLED, Risk.REDOUBLED)
@@ -43,8 +53,6 @@ class AuctionOutcome(NamedTuple):
 _UNFINISHED = AuctionOutcome(contract=None, declarer=None, passed_out=False, complete=False)
 
 
-_NONE, _SKIP, _CALL = EntryKind.NONE, EntryKind.SKIP, EntryKind.CALL
-_PASS, _BID, _DOUBLE = CallKind.PASS, CallKind.BID, CallKind.DOUBLE
 _ALL_PASS = AuctionEnd.ALL_PASS
 
 
@@ -54,75 +62,71 @@ def auction_outcome(auction: Auction, dealer: Seat | None) -> AuctionOutcome:
     ``dealer`` (None: whoever makes the first call) only decides whether the first
     call is in rotation; ``AP`` stands for the passes that end the auction.
 
-    Seats are counted by their order (0-3; a side is the order's parity) in the loop.
+    The loop reads the entries as their codes (``model.auction.entry_codes``: a bid is
+    its index 0-34) and seats by their order (0-3; a side is the order's parity).
     """
-    entries = auction.entries
-    n = len(entries)
+    codes = entry_codes(auction)
+    n = len(codes)
     lead = 0
-    while lead < n and entries[lead].kind is _NONE:
+    while lead < n and codes[lead] == NONE_CODE:
         lead += 1
     first = SEAT_ORDER[auction.first]
     irregular = dealer is not None and lead < n and ROTATION[(first + lead) & 3] is not dealer
-    last_bid: Call | None = None
-    last_index = -1
-    last_bidder = -1  # order of the last bidder; -1: no bid yet
+    last_index = -1  # the last bid's code; -1: no bid yet
+    last_bidder = -1  # order of the last bidder
     risk = 0  # 0 undoubled, 1 doubled, 2 redoubled since the last bid
     passes = 0
     ended = passed_out = False
     ended_at: int | None = None
-    first_named: dict[tuple[int, Strain], int] = {}  # (side parity, strain) -> seat order
+    first_named: dict[tuple[int, int], int] = {}  # (side parity, strain order) -> seat order
     for i in range(lead, n):
-        entry = entries[i]
         if ended:
             irregular = True  # a call after the end is cancelled (Law 39)
             break
-        kind = entry.kind
-        if kind is _NONE:
-            irregular = True  # '-' after the auction began: the turn is skipped
-            continue
-        call = entry.call
-        if kind is _SKIP or call is None:
-            if kind is _CALL:  # an unknown call: what follows cannot be judged
-                return AuctionOutcome(None, None, False, False, irregular=True)
-            irregular = True
-            passes = 0
-            continue
-        what = call.kind
-        if what is _PASS:
+        code = codes[i]
+        if code == PASS_CODE:
             passes += 1
-            if passes >= (4 if last_bid is None else 3):
-                ended, passed_out, ended_at = True, last_bid is None, i + 1
-        elif what is _BID:
-            assert call.strain is not None
-            seat = (first + i) & 3
-            index = call.index
-            if entry.insufficient or index <= last_index:
+            if passes >= (4 if last_index < 0 else 3):
+                ended, passed_out, ended_at = True, last_index < 0, i + 1
+        elif code < PASS_CODE or code >= INSUFFICIENT:  # a bid
+            if code >= INSUFFICIENT:
+                code -= INSUFFICIENT
                 irregular = True
-            last_bid, last_index, last_bidder, risk, passes = call, index, seat, 0, 0
-            first_named.setdefault((seat & 1, call.strain), seat)
-        else:
+            elif code <= last_index:
+                irregular = True
+            seat = (first + i) & 3
+            last_index, last_bidder, risk, passes = code, seat, 0, 0
+            first_named.setdefault((seat & 1, code % 5), seat)
+        elif code <= REDOUBLE_CODE:
             passes = 0
             # Law 19: a double needs an undoubled bid of an opponent; a redouble, a double
             # of an opponent of one's own side's bid
             same_side = last_bidder >= 0 and not (last_bidder ^ (first + i)) & 1
-            if what is _DOUBLE:
+            if code == DOUBLE_CODE:
                 inadmissible = last_bidder < 0 or same_side or risk != 0
             else:
                 inadmissible = last_bidder < 0 or risk != 1 or not same_side
             if inadmissible:
                 irregular = True  # Law 36: cancelled, the contract is as if not made
             else:
-                risk = 1 if what is _DOUBLE else 2
+                risk = 1 if code == DOUBLE_CODE else 2
+        elif code == NONE_CODE:
+            irregular = True  # '-' after the auction began: the turn is skipped
+        elif code == SKIP_CODE:
+            irregular = True
+            passes = 0
+        else:  # an unknown call: what follows cannot be judged
+            return AuctionOutcome(None, None, False, False, irregular=True)
     if not ended and auction.end is _ALL_PASS:
         ended = True
-        passed_out = last_bid is None
+        passed_out = last_index < 0
     if passed_out:
         return AuctionOutcome(PASSED_OUT, None, True, True, irregular, ended_at)
-    if not ended or last_bid is None or last_bidder < 0:
+    if not ended or last_index < 0:
         return AuctionOutcome(None, None, False, ended, irregular, ended_at)
-    assert last_bid.level is not None and last_bid.strain is not None
-    contract = Contract.of(last_bid.level, last_bid.strain, _RISKS[risk])
-    declarer = first_named.get((last_bidder & 1, last_bid.strain))
+    strain = last_index % 5
+    contract = Contract.of(last_index // 5 + 1, STRAIN_BY_ORDER[strain], _RISKS[risk])
+    declarer = first_named.get((last_bidder & 1, strain))
     by = ROTATION[declarer] if declarer is not None else None
     return AuctionOutcome(contract, by, False, True, irregular, ended_at)
 

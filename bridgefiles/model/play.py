@@ -8,11 +8,13 @@ LIN's chronological cards are placed into the same columns by the LIN reader.
 from __future__ import annotations
 
 from enum import Enum
+from operator import attrgetter
 
 from pydantic import BaseModel, ConfigDict
 
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment, Note
 from bridgefiles.model.cards import Card
+from bridgefiles.model.fast import attach, attached
 from bridgefiles.model.outcome import trick_winner as trick_winner  # one copy: Law 44
 from bridgefiles.model.seats import Seat
 
@@ -95,4 +97,40 @@ class Play(BaseModel):
         for n in self.notes:
             if n.index == index:
                 return n
+        return None
+
+
+_PLAIN = "_plain_slots"  # attached to a Play: the slots its reader built as plain cards
+_CARD_INDEX = attrgetter("card.index")
+_SLOT = attrgetter("slot")
+_REVOKE = attrgetter("revoke")
+_LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
+
+
+def built_plain(play: Play, indices: list[int] | None = None) -> None:
+    """Said by a reader that built every slot of ``play`` from :func:`plain_card_fields`
+    (a card, no mark), maybe with the cards' indices in order as it read them:
+    :func:`card_indices` then need not look at each slot. Kept with the slots it speaks
+    for, so a copy with other slots is looked at afresh."""
+    attach(play, _PLAIN, (play.slots, indices))
+
+
+def card_indices(play: Play) -> list[int] | None:
+    """The card index (``Card.index``) of each slot in order, when every slot is a card
+    with no mark (no ``-`` or ``+``, no ``^R`` or ``^L``): the common play, which the Laws
+    replay a trick at a time. None for any other play."""
+    slots = play.slots
+    vouched = attached(play, _PLAIN, None)
+    if vouched is not None and vouched[0] is slots:
+        if vouched[1] is not None:
+            return list(vouched[1])  # (a copy: the caller may change it)
+    elif (
+        list(map(_SLOT, slots)).count(Slot.CARD) != len(slots)
+        or any(map(_REVOKE, slots))
+        or any(map(_LEAD_OUT_OF_TURN, slots))
+    ):
+        return None
+    try:
+        return list(map(_CARD_INDEX, slots))
+    except AttributeError:  # a slot marked as a card without one
         return None

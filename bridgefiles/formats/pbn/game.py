@@ -30,7 +30,6 @@ from bridgefiles.formats.pbn.tags import (
     TABLES,
     TAG_NAME,
     TAG_PAIR,
-    Finding,
     check_deal,
     check_value,
     unescape,
@@ -84,20 +83,20 @@ class GameReader(SectionsPart, EndPart):
         if sections:
             self.first_tag_line = self.pos(sections[0][0])[0]
         limits = self.limits
-        max_tags = limits.max_tags_per_game
-        max_value = limits.max_value_length
+        max_tags = limits.max_tags_per_game or 0
+        max_value = limits.max_value_length or 0
+        bounded = limits.max_tags_per_game is not None and limits.max_value_length is not None
+        state = self.state
+        export = state.export
+        seen, last_values, problems = self.seen, state.last, self.problems
+        plain = self.plain_tags  # (flush_tags empties it in place)
         for tags_tok, items in sections:
             run = self.tag_run(tags_tok)
             last = len(run) - 1
             for i, (name, written, line, col, vline, vcol) in enumerate(run):
-                if col != 1 and self.state.export:
+                if col != 1 and export:
                     self.not_in_column_one(f"tag {name}", line, col)
-                if (
-                    max_tags is not None
-                    and max_value is not None
-                    and self.tag_count < max_tags
-                    and len(written) <= max_value
-                ):
+                if bounded and self.tag_count < max_tags and len(written) <= max_value:
                     self.tag_count += 1  # within both limits: what within_limits would say
                     raw = written
                 else:
@@ -108,9 +107,35 @@ class GameReader(SectionsPart, EndPart):
                 if i == last and items:
                     self.flush_tags()
                     self.section(name, raw, line, col, vline, vcol, items)
-                elif not self.simple_tag(name, raw, line, col, vline, vcol):
+                    continue
+                if name not in _PLAIN_TAGS or name in seen or raw[:1] == "#" or "\\" in raw:
                     self.flush_tags()
                     self.section(name, raw, line, col, vline, vcol, [])
+                    continue
+                # the common case, done here: a known identification tag seen for the first
+                # time, with a plain value
+                seen.add(name)
+                if state.defaults:
+                    state.defaults.pop(name, None)
+                last_values[name] = raw
+                if "\t" in raw:
+                    self.problem("syntax", "tab inside a string", vline, vcol)
+                if raw not in ("", "?"):
+                    found = check_deal(raw) if name == "Deal" else check_value(name, raw)
+                    for code, sev, msg in found:
+                        problems.append((code, sev, f"{name}: {msg}", vline, vcol))
+                plain.append(  # built by flush_tags, with _TAG_SET (what make() records)
+                    {
+                        "name": name,
+                        "value": raw,
+                        "raw": None,
+                        "comments": (),
+                        "section": (),
+                        "line": line,
+                        "column": col,
+                        "implied": False,
+                    }
+                )
         self.flush_tags()
         self.add_implied()
 
@@ -118,7 +143,7 @@ class GameReader(SectionsPart, EndPart):
         """The plain tags read since the last flush, built in one go, in their place."""
         if self.plain_tags:
             self.tags.extend(construct_all(TagPair, self.plain_tags, _TAG_SET))
-            self.plain_tags = []
+            self.plain_tags.clear()
 
     def lead_item(self, tok: Lexeme) -> None:
         kind = tok.type
@@ -196,40 +221,6 @@ class GameReader(SectionsPart, EndPart):
                 self.problem(d.code, d.message, vline, vcol)
             raw = raw[: limits.max_value_length]
         return raw
-
-    def simple_tag(self, name: str, raw: str, line: int, col: int, vline: int, vcol: int) -> bool:
-        """The common case, done quickly: a known identification tag seen for the first time,
-        with a plain value. False when the general path must take it."""
-        if name not in _PLAIN_TAGS or name in self.seen or raw[:1] == "#" or "\\" in raw:
-            return False
-        self.seen.add(name)
-        state = self.state
-        if state.defaults:
-            state.defaults.pop(name, None)
-        state.last[name] = raw
-        if "\t" in raw:
-            self.problem("syntax", "tab inside a string", vline, vcol)
-        if raw in ("", "?"):
-            found: tuple[Finding, ...] = ()
-        elif name == "Deal":
-            found = tuple(check_deal(raw))
-        else:
-            found = check_value(name, raw)
-        for code, sev, msg in found:
-            self.problems.append((code, sev, f"{name}: {msg}", vline, vcol))
-        self.plain_tags.append(  # built by flush_tags, with _TAG_SET (what make() records)
-            {
-                "name": name,
-                "value": raw,
-                "raw": None,
-                "comments": (),
-                "section": (),
-                "line": line,
-                "column": col,
-                "implied": False,
-            }
-        )
-        return True
 
     def section(
         self, name: str, raw: str, line: int, col: int, vline: int, vcol: int, items: list[Lexeme]

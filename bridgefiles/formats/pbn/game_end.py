@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from bridgefiles.formats.pbn.game_base import GameBase, diagnostics_of
-from bridgefiles.model.auction import Auction
+from bridgefiles.model.auction import Auction, built_plain_calls
 from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
-from bridgefiles.model.play import Play
+from bridgefiles.model.play import Play, built_plain
 
 # The tags that must come before the Auction or the Play section (check_order).
 ORDERED = frozenset({"Dealer", "Deal", "Declarer", "Contract"})
@@ -129,6 +129,8 @@ class EndPart(GameBase):
                 line=line,
                 column=col,
             )
+            if len(self.auction.calls) == len(self.auction.items):  # plain calls all
+                built_plain_calls(auction, self.auction.calls)
         play = None
         if self.play is not None and self.play_tag is not None:
             seat, line, col, comments = self.play_tag
@@ -145,6 +147,9 @@ class EndPart(GameBase):
                 line=line,
                 column=col,
             )
+            if self.play.all_plain:  # every slot from plain_card_fields
+                indices = self.play.indices
+                built_plain(play, indices if indices and len(indices) == len(play.slots) else None)
         label = next((t.value for t in self.tags if t.name == "Board"), None)
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes

@@ -25,6 +25,7 @@ for _card in ALL_CARDS:
     for _s in (_card.suit.value, _card.suit.value.lower()):
         for _r in (_card.rank.char, _card.rank.char.lower()):
             PLAIN_CARDS[_s + _r] = _card
+PLAIN_INDICES: dict[str, int] = {word: card.index for word, card in PLAIN_CARDS.items()}
 PLAIN_CALLS: dict[str, Call] = {"Pass": PASS, "PASS": PASS, "pass": PASS}
 for _call in (DOUBLE, REDOUBLE, *ALL_BIDS):
     PLAIN_CALLS[_call.text] = _call
@@ -41,15 +42,59 @@ class Plain(NamedTuple):
     refs: list[tuple[int, int, int]]  # (n, line, column)
     end: Item | None
     end_mark: str
+    indices: list[int] | None = None  # the cards' indices, when the fast path has them
 
 
 def _words(row: str, base: int) -> list[tuple[str, int]]:
     return [(m.group(), base + m.start()) for m in _WORD.finditer(row)]
 
 
+# Where the k-th card of a play laid out four to a row stands: its row, and its column
+# in a row that starts in column 1 ("H9 H3 HK HA": columns 1, 4, 7 and 10).
+_ROW_OF = tuple(k // 4 for k in range(52))
+_COLUMN_OF = tuple(1 + 3 * (k % 4) for k in range(52))
+_ROW_LENGTHS = frozenset({2, 5, 8, 11})
+
+
+def _card_rows(text: str, line: int) -> Plain | None:
+    """Play data in its usual layout, read in a few C-level passes: rows of four plain
+    cards one space apart starting in column 1, the last row maybe shorter, and maybe a
+    last row ``*``. None for anything else (the row by row path reads it). The same
+    cards, lines and columns as the row by row path gives."""
+    rows = text.splitlines()
+    end: Item | None = None
+    if rows[-1] == "*":
+        end = Item(line + len(rows) - 1, 1)
+        rows.pop()
+    if not rows or len(rows) > 13:
+        return None
+    lengths = list(map(len, rows))
+    if lengths[-1] not in _ROW_LENGTHS or lengths[:-1].count(11) != len(rows) - 1:
+        return None
+    words = text.split()
+    if end is not None:
+        words.pop()
+    # each row holds at most (length + 1) // 3 words of two letters: as many words as
+    # that in all means each row is laid out exactly so
+    if len(words) != 4 * len(rows) - 4 + (lengths[-1] + 1) // 3:
+        return None
+    cards = list(map(PLAIN_CARDS.get, words))
+    if not all(cards):  # (a card is always true: no __eq__ called)
+        return None
+    found: list[Item | dict[str, object]] = list(
+        map(card_fields, cards, map(line.__add__, _ROW_OF), _COLUMN_OF)
+    )
+    indices = list(map(PLAIN_INDICES.__getitem__, words))  # (every word is a card)
+    return Plain(found, [], end, "*" if end is not None else "", indices)
+
+
 def read_plain(text: str, line: int, column: int, play: bool) -> Plain | None:
     """The data ``text`` (starting at ``line``:``column``) of a Play (``play``) or
     Auction section, if it is plain; None when the token path must read it."""
+    if play and column == 1 and text:
+        rows = _card_rows(text, line)
+        if rows is not None:
+            return rows
     found: list[Item | dict[str, object]] = []
     refs: list[tuple[int, int, int]] = []
     end: Item | None = None  # AP or '*', the last word

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from bridgefiles.formats.pbn.items import (
     ENTRY_SET,
@@ -45,6 +46,7 @@ TOKEN = re.compile(
     r"|(?P<word>[A-Za-z0-9-]+)"
     r"|(?P<other>\S)"
 )
+_CALL_OF = itemgetter("call")
 _CALL = re.compile(r"pass|xx?|[1-7](?:nt|[cdhs])", re.IGNORECASE)
 _CARD = re.compile(r"[SHDCshdc][AKQJTakqjt2-9]")
 
@@ -80,6 +82,12 @@ class SectionReader:
     max_tokens: int | None = None  # Limits.max_commands_per_board
     token_count: int = 0
     stopped: bool = False  # past max_tokens: the rest of the section is not read
+    plain_count: int = 0  # items that are plain models (see _plain), not Items
+    # the plain cards' indices as the fast path read them (None once a row came without)
+    indices: list[int] | None = field(default_factory=list)
+    # the calls the fast path read (with or without a note reference): all of them
+    # when there are as many as items
+    calls: list[Call] = field(default_factory=list)
 
     def _problem(self, message: str, line: int, column: int, code: str = "syntax") -> None:
         self.problems.append((code, Severity.ERROR, message, line, column))
@@ -95,6 +103,7 @@ class SectionReader:
         last = self.items[-1]
         if not isinstance(last, Item):
             last = self.items[-1] = unplain(last)
+            self.plain_count -= 1
         return last
 
     def comment(self, comment: Comment) -> None:
@@ -145,7 +154,7 @@ class SectionReader:
         read = read_plain(text, line, column, self.play)
         if read is None:
             return False
-        found, refs, end, end_mark = read
+        found, refs, end, end_mark, indices = read
         count = len(found) + len(refs) + (end is not None)
         if self.max_tokens is not None and self.token_count + count > self.max_tokens:
             return False
@@ -153,6 +162,14 @@ class SectionReader:
         model: type[PlayedCard] | type[AuctionEntry] = PlayedCard if self.play else AuctionEntry
         if not refs:
             self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
+            self.plain_count += len(found)
+            if not self.play:
+                self.calls.extend(map(_CALL_OF, found))  # type: ignore[arg-type]
+            elif self.indices is not None:
+                if indices is None:
+                    self.indices = None
+                else:
+                    self.indices.extend(indices)
         else:
             every = SLOT_SET if self.play else ENTRY_SET  # each row holds every field
             for item in found:
@@ -160,6 +177,8 @@ class SectionReader:
                     self.items.append(item)
                 else:
                     self.items.append(construct(model, item, every))
+            if not self.play:  # plain calls still, some with a note reference
+                self.calls.extend(i.call if isinstance(i, Item) else i["call"] for i in found)  # type: ignore[misc]
         self.note_refs.extend(refs)
         if end is not None:
             self.end = end_mark
@@ -419,7 +438,14 @@ class SectionReader:
                 f"{self.pending_mark} with no call or card after it", end_line, end_column
             )
 
+    @property
+    def all_plain(self) -> bool:
+        """Every item is a plain call or card, built as its model by the fast path."""
+        return self.plain_count == len(self.items)
+
     def auction_entries(self) -> tuple[AuctionEntry, ...]:
+        if self.all_plain:
+            return tuple(self.items)  # type: ignore[arg-type]  # models all
         return tuple(entry_model(i) for i in self.items)
 
     def auction_end(self) -> tuple[AuctionEnd, Annotations]:
@@ -430,6 +456,8 @@ class SectionReader:
         return AuctionEnd.OPEN, NO_ANNOTATIONS
 
     def play_slots(self) -> tuple[PlayedCard, ...]:
+        if self.all_plain:
+            return tuple(self.items)  # type: ignore[arg-type]  # models all
         return tuple(slot_model(i) for i in self.items)
 
     def play_end(self) -> tuple[PlayEnd, Annotations]:
