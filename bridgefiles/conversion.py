@@ -180,7 +180,9 @@ def convert(
             data = file_from_info(stream, info, info.format or "pbn", stream=True)
         else:  # first reading: every board checked, only their scoring facts kept
             if score:
-                scorer = Scorer(settings_of(score_options(method, laws, replace)))
+                chosen = score_options(method, laws, replace)
+                chosen["limits"] = options.limits  # the file's limits bound scoring too
+                scorer = Scorer(settings_of(chosen))
                 count = _scored(stream, emit, scorer)
                 changes: Iterator[Changes | None] = scorer.changes()
             else:

@@ -56,10 +56,11 @@ class Limits:
     comments 227; LIN ``mb`` 257). Scoring's records of the boards wait on disk
     (``scoring/store.py``): at most 2,048 of them (about 8 MB) stay in memory, with
     the results of one deal (compared with each other, as a traveller's rows are:
-    about 2.7 KB a table at the peak, traveller written included; a deal of 16,000
-    minimal records, 1.9 MB, peaks at 62 MB traced) and the standings (a few numbers a
-    pair or team); a record past the cache costs under 15 bytes (traced, 1,920 ->
-    3,840 boards). The ``score`` command: 1,000 to 8,000 generated boards 11.8 to 17.2
+    about 1.6 KB of RSS a table, traveller written included; 20,000 minimal records of
+    one deal, 2.4 MB, 49.6 MB over the base), at most ``max_deal_results`` of them (so
+    at most about 160 MB), and the standings (a few numbers a pair or team); a record
+    past the cache costs under 15 bytes (traced, 1,920 -> 3,840 boards). The ``score``
+    command: 1,000 to 8,000 generated boards 11.8 to 17.2
     MB over the base (it was 10.3 to 28.5 MB with the records in memory), 32,000
     boards (18 MB) 64 MB peak RSS in all, 2,000 boards 52 MB. ``bf.score`` of a file
     loaded whole holds the file: 315 MB for 8,000 boards.
@@ -92,6 +93,10 @@ class Limits:
     """A ScoreTable row's ``Multiplicity`` (equal results it stands for); the scorer
     weighs rows rather than repeating them, and leaves a deal with a larger one unscored
     (enforced by :mod:`bridgefiles.scoring`, as is ``max_number_digits``)."""
+    max_deal_results: int | None = 100_000
+    """Records of one deal that scoring compares (the tables it was played at, far
+    above any real event): they are held together while compared (about 1.6 KB a
+    table), so a deal with more is not scored, with a ``limit`` finding."""
     max_number_digits: int | None = 30
     """Digits of a number in a score table, its exponent counted (``1E6`` has 7): a
     longer one is not used, so no cell makes the scorer's arithmetic slow."""

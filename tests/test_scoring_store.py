@@ -191,3 +191,32 @@ def test_any_tag_position_a_json_file_gives_is_kept(line: int, tmp_path: Path) -
     assert len(placed) == len(data["boards"]) and set(placed) == {(line, line)}
     done = bf.convert(source, tmp_path / "out.json", score=True, check=False, on_diagnostic=None)
     assert [(d.line, d.column) for d in done.diagnostics if d.code == "score-mismatch"] == placed
+
+
+def test_a_deal_with_more_results_than_the_limit_is_not_scored(tmp_path: Path) -> None:
+    """A deal's results are held together while compared: over
+    ``Limits.max_deal_results`` the deal is not scored (a ``limit`` finding on its first
+    record), the other deals are, and a limit as high as the deal changes nothing."""
+    from bridgefiles.limits import Limits
+
+    text = "".join(to_pbn(generate(2, seed=9, tables=6)))  # two deals at six tables
+    other = "".join(to_pbn(generate(1, seed=4, tables=3)))
+    text += "\n" + other.replace("Synthetic Pairs", "Other Pairs")  # three, another event
+    data = bf.loads(text)
+    assert [b.tag("Event") for b in data.boards].count("Other Pairs") == 3
+
+    from bridgefiles.scoring.fill import score_file
+
+    held = score_file(data, method="MP", limits=Limits(max_deal_results=5))
+    found = [(b.board_number, b.index, d.message) for b in held.boards for d in b.diagnostics
+             if d.code == "limit"]
+    assert [(n, i) for n, i, _ in found] == [("1", 0), ("2", 6)]
+    assert "6 results, over the limit max_deal_results=5" in found[0][2]
+    assert [b.tag("Event") for b in held.boards if b.tag("ScoreMP")] == ["Other Pairs"] * 3
+    as_high = score_file(data, method="MP", limits=Limits(max_deal_results=6))
+    assert bf.dumps(as_high, "json") == bf.dumps(bf.score(data, method="MP"), "json")
+    source = tmp_path / "in.pbn"
+    source.write_text(text)
+    done = bf.convert(source, tmp_path / "out.pbn", score=True, method="MP", check=False,
+                      limits=Limits(max_deal_results=5), on_diagnostic=None)
+    assert [d.message for d in done.diagnostics if d.code == "limit"] == [m for *_, m in found]

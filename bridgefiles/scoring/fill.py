@@ -227,7 +227,14 @@ def _event(store: RecordStore, event: str, last: int, settings: ScoreSettings) -
     store.start_event()
     records = store.by_index
     pairs = teams = False
-    for members in store.deals(event):
+    most = settings.limits.max_deal_results
+    for count, first, found in store.deals(event, most):
+        if found is None:
+            records[first].report(
+                "limit", f"this deal has {count:,} results, over the limit "
+                f"max_deal_results={most:,}: it is not scored")
+            continue
+        members = found
         paired = team_rooms(records, members, settings)
         if paired is not None:
             for key, rooms in paired:

@@ -11,9 +11,10 @@ so a file of up to :data:`CACHE` boards never reaches the disk. The grouping the
 comparisons need (the records of one deal, of one event, of one rubber session, the
 rooms of one team match) is SQLite's sorting, on disk too. Scoring asks for records
 one at a time (:attr:`RecordStore.by_index`) and keeps, besides the cache, only what
-it adds up: the results of one deal (about 2.7 KB a table at the peak, with the
-traveller it writes: the deal's results are compared with each other, as the rows
-of one ScoreTable are) and the standings (a few numbers a pair or team of an event).
+it adds up: the results of one deal (about 1.6 KB a table, with the traveller it
+writes: the deal's results are compared with each other, as the rows of one
+ScoreTable are; at most ``Limits.max_deal_results``, counted here before a deal's
+records are fetched) and the standings (a few numbers a pair or team of an event).
 
 A record changes only through its logged ``set_tag``, ``set_table`` and ``report``,
 so the length of its logs tells whether it must be written again when it leaves the
@@ -150,12 +151,16 @@ class RecordStore:
         self._group()
         yield from self._rows("SELECT event, MAX(idx) FROM deal_key GROUP BY event")
 
-    def deals(self, event: str) -> Iterator[list[int]]:
-        """The records of each deal of ``event``, deals in the order they first appear."""
-        rows = self._rows("SELECT group_concat(idx) FROM deal_key WHERE event = ? "
-                          "GROUP BY number, deal ORDER BY MIN(idx)", (event,))
-        for (members,) in rows:
-            yield _indices(members)
+    def deals(
+        self, event: str, most: int | None
+    ) -> Iterator[tuple[int, int, list[int] | None]]:
+        """Each deal of ``event``, in the order the deals first appear: how many records
+        it has, its first, and its records (None when more than ``most``: not fetched)."""
+        rows = self._rows("SELECT COUNT(*), MIN(idx), CASE WHEN ? IS NULL OR COUNT(*) <= ? "
+                          "THEN group_concat(idx) END FROM deal_key WHERE event = ? "
+                          "GROUP BY number, deal ORDER BY MIN(idx)", (most, most, event))
+        for count, first, members in rows:
+            yield int(count), int(first), _indices(members) if members is not None else None
 
     def start_event(self) -> None:
         """Forget the previous event's pair deals and team rooms."""
