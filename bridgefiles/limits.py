@@ -58,7 +58,8 @@ class Limits:
     the results of one deal (compared with each other, as a traveller's rows are:
     about 1.6 KB of RSS a table, traveller written included; 20,000 minimal records of
     one deal, 2.4 MB, 49.6 MB over the base), at most ``max_deal_results`` of them (so
-    at most about 160 MB), and the standings (a few numbers a pair or team); a record
+    at most about 160 MB), and the standings (a few numbers a pair or team, at most
+    ``max_event_pairs`` of them, else none are written); a record
     past the cache costs under 15 bytes (traced, 1,920 -> 3,840 boards). The ``score``
     command: 1,000 to 8,000 generated boards 11.8 to 17.2
     MB over the base (it was 10.3 to 28.5 MB with the records in memory), 32,000
@@ -97,6 +98,10 @@ class Limits:
     """Records of one deal that scoring compares (the tables it was played at, far
     above any real event): they are held together while compared (about 1.6 KB a
     table), so a deal with more is not scored, with a ``limit`` finding."""
+    max_event_pairs: int | None = 100_000
+    """Pairs (or teams) in one event's standings: scoring adds up a few numbers for each
+    and writes a row each, so an event with more gets no standings, with a ``limit``
+    finding (its deals are still scored)."""
     max_number_digits: int | None = 30
     """Digits of a number in a score table, its exponent counted (``1E6`` has 7): a
     longer one is not used, so no cell makes the scorer's arithmetic slow."""

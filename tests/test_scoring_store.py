@@ -220,3 +220,52 @@ def test_a_deal_with_more_results_than_the_limit_is_not_scored(tmp_path: Path) -
     done = bf.convert(source, tmp_path / "out.pbn", score=True, method="MP", check=False,
                       limits=Limits(max_deal_results=5), on_diagnostic=None)
     assert [d.message for d in done.diagnostics if d.code == "limit"] == [m for *_, m in found]
+
+
+def test_an_event_with_more_pairs_than_the_limit_gets_no_standings() -> None:
+    """The standings add up a few numbers a pair: over ``Limits.max_event_pairs`` they are
+    let go and not written (a ``limit`` finding on the event's last record); the deals
+    are still scored, and a limit as high as the event changes nothing."""
+    from bridgefiles.limits import Limits
+    from bridgefiles.scoring.fill import score_file
+
+    data = bf.loads("".join(to_pbn(generate(6, seed=11, tables=4))))
+    full = bf.score(data)
+    pairs = len(next(t for b in full.boards for t in b.tables
+                     if t.name == "TotalScoreTable").records())
+    cut = score_file(data, limits=Limits(max_event_pairs=pairs - 1))
+    found = [(b.index, d.message) for b in cut.boards for d in b.diagnostics
+             if d.code == "limit"]
+    assert found == [(len(data.boards) - 1, f"this event has more than {pairs - 1:,} pairs, "
+                      f"over the limit max_event_pairs={pairs - 1:,}: no standings are "
+                      "written for it")]
+    assert not any(t.name == "TotalScoreTable" for b in cut.boards for t in b.tables)
+    assert [b.tag("ScoreMP") for b in cut.boards] == [b.tag("ScoreMP") for b in full.boards]
+    same = score_file(data, limits=Limits(max_event_pairs=pairs))
+    assert bf.dumps(same, "json") == bf.dumps(full, "json")
+
+
+def test_a_team_event_with_more_teams_than_the_limit_gets_no_standings() -> None:
+    from bridgefiles.limits import Limits
+    from bridgefiles.scoring.fill import score_file
+
+    games = []
+    for match, (home, visit) in enumerate((("A", "B"), ("C", "D"))):
+        for number in (1, 2):
+            for room in ("Open", "Closed"):
+                result = "9" if room == "Open" else str(8 + match)
+                games.append(f'[Event "Teams"]\n[Board "{number}"]\n[Room "{room}"]\n'
+                             f'[HomeTeam "{home}"]\n[VisitTeam "{visit}"]\n[Scoring "IMP"]\n'
+                             f'[Dealer "N"]\n[Vulnerable "None"]\n[Declarer "S"]\n'
+                             f'[Contract "3NT"]\n[Result "{result}"]\n')
+    data = bf.loads("\n".join(games))
+    full = bf.score(data)
+    standings = [t for t in full.boards[-1].tables if t.name == "TotalScoreTable"]
+    assert standings and len(standings[-1].records()) == 4  # four teams, two matches
+    cut = score_file(data, limits=Limits(max_event_pairs=3))
+    assert [d.message for b in cut.boards for d in b.diagnostics if d.code == "limit"] == [
+        "this event has more than 3 teams, over the limit max_event_pairs=3: no standings "
+        "are written for it"]
+    assert [b.tag("ScoreIMP") for b in cut.boards] == [b.tag("ScoreIMP") for b in full.boards]
+    same = score_file(data, limits=Limits(max_event_pairs=4))
+    assert bf.dumps(same, "json") == bf.dumps(full, "json")

@@ -30,6 +30,7 @@ from bridgefiles.scoring.tables import (
     put_total,
     rank,
     records_traveller,
+    too_many,
     traveller_of,
     write_results,
 )
@@ -78,12 +79,19 @@ def pairs_event(store: RecordStore, last: int, settings: ScoreSettings) -> None:
         return
     if expected is None:
         expected = widest
-    totals: dict[str, _PairTotals] = {}
+    totals: dict[str, _PairTotals] | None = {}
+    problem: str | None = None
     for members in store.pair_deals():
         g = _deal(records, members, settings)
         if _score_group(records, g, method, expected, settings):
             for e in g.entries:
-                _add_totals(totals, e, mitchell)
+                if totals is not None:
+                    _add_totals(totals, e, mitchell)
+                    problem = too_many(totals, settings, "pairs")
+                    if problem is not None:  # the totals let go (said below)
+                        totals = None
+    if settings.tables and problem is not None:
+        records[last].report("limit", problem)
     if settings.tables and totals:
         put_total(records[last], _standings(totals, method, settings), settings)
 

@@ -14,7 +14,8 @@ one at a time (:attr:`RecordStore.by_index`) and keeps, besides the cache, only 
 it adds up: the results of one deal (about 1.6 KB a table, with the traveller it
 writes: the deal's results are compared with each other, as the rows of one
 ScoreTable are; at most ``Limits.max_deal_results``, counted here before a deal's
-records are fetched) and the standings (a few numbers a pair or team of an event).
+records are fetched) and the standings (a few numbers a pair or team of an event, at
+most ``Limits.max_event_pairs``).
 
 A record changes only through its logged ``set_tag``, ``set_table`` and ``report``,
 so the length of its logs tells whether it must be written again when it leaves the

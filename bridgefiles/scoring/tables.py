@@ -8,6 +8,8 @@ give are written whole (unless the ``tables`` setting is off).
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from bridgefiles.model.board import Board, Table
 from bridgefiles.scoring.method import ScoringMethod
 from bridgefiles.scoring.record import Record, Records, close, score_text
@@ -87,6 +89,19 @@ def record_row(w: Record, *, room: bool = False, team: list[str] | None = None) 
     if room:
         row.extend(team if team is not None else ["?", "?"])
     return row
+
+
+T = TypeVar("T")
+
+
+def too_many(totals: dict[str, T], settings: ScoreSettings, what: str) -> str | None:
+    """Why an event's standings are not written: more than ``Limits.max_event_pairs``
+    pairs or teams in ``totals`` (None while within it)."""
+    most = settings.limits.max_event_pairs
+    if most is None or len(totals) <= most:
+        return None
+    return (f"this event has more than {most:,} {what}, over the limit "
+            f"max_event_pairs={most:,}: no standings are written for it")
 
 
 def records_traveller(

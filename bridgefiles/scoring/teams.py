@@ -19,7 +19,7 @@ from bridgefiles.scoring.imps import imps
 from bridgefiles.scoring.record import Records, method_of
 from bridgefiles.scoring.settings import ScoreSettings
 from bridgefiles.scoring.store import RecordStore
-from bridgefiles.scoring.tables import put_total, rank, record_row, traveller_of
+from bridgefiles.scoring.tables import put_total, rank, record_row, too_many, traveller_of
 from bridgefiles.scoring.traveller import element, make_table
 from bridgefiles.scoring.values import format_number
 from bridgefiles.scoring.vp import victory_points
@@ -134,6 +134,8 @@ def team_matches(store: RecordStore, last: int, settings: ScoreSettings) -> None
     boards: the boards scored, then the totals."""
     records = store.by_index
     event_totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    standings = True  # False once the event has more teams than Limits.max_event_pairs
+    problem: str | None = None
     any_bam = False
     matches = 0
     for key in store.matches():
@@ -172,11 +174,19 @@ def team_matches(store: RecordStore, last: int, settings: ScoreSettings) -> None
                 records[rooms[1]].set_table(table)
         vp_home, vp_visit = (0.0, 0.0) if bam else _vps(total_home - total_visit, n_boards)
         for team, got, vp in ((home, total_home, vp_home), (visit, total_visit, vp_visit)):
-            event_totals[team][0] += n_boards
-            event_totals[team][1] += got
-            event_totals[team][2] += vp
+            if standings:
+                event_totals[team][0] += n_boards
+                event_totals[team][1] += got
+                event_totals[team][2] += vp
+        if standings:
+            problem = too_many(event_totals, settings, "teams")
+            if problem is not None:  # the totals let go (said below, where they would go)
+                standings = False
+                event_totals.clear()
         any_bam = any_bam or bam
-    if matches > 1 and settings.tables:
+    if matches > 1 and settings.tables and problem is not None:
+        records[last].report("limit", problem)
+    if matches > 1 and settings.tables and standings:
         ordered = sorted(event_totals.items(), key=lambda kv: (-kv[1][2], -kv[1][1]))
         ranks = rank([v[1] if any_bam else v[2] for _, v in ordered])
         rows = [
