@@ -269,3 +269,24 @@ def test_a_team_event_with_more_teams_than_the_limit_gets_no_standings() -> None
     assert [b.tag("ScoreIMP") for b in cut.boards] == [b.tag("ScoreIMP") for b in full.boards]
     same = score_file(data, limits=Limits(max_event_pairs=4))
     assert bf.dumps(same, "json") == bf.dumps(full, "json")
+
+
+def test_records_with_large_tables_take_more_of_the_cache() -> None:
+    """A record with a traveller of thousands of cells weighs as many records, so the
+    cache holds memory, not a count of boards, within its bound."""
+    from bridgefiles.api import score_options
+    from bridgefiles.scoring.fill import settings_of
+    from bridgefiles.scoring.record import deal_facts
+
+    rows = "".join(f"{i % 9 + 1} {i % 9 + 1} 3NT N 9 - 1\n" for i in range(640))
+    game = ('[Event "T"]\n[Board "{n}"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Scoring "MP"]\n'
+            '[ScoreTable "PairId_NS\\\\2R;PairId_EW\\\\2R;Contract\\\\4L;Declarer\\\\1R;'
+            'Result\\\\2R;Score_NS\\\\6R;Multiplicity\\\\2R"]\n' + rows)
+    boards = bf.loads("\n".join(game.format(n=n) for n in range(1, 4))).boards
+    assert len(boards[0].tables[0].rows) == 640  # 4,480 cells: weighs 71 records
+    settings = settings_of(score_options(None, "2017", False))
+    with store.RecordStore(cache=100) as kept:
+        for board in boards:
+            kept.add(deal_facts(board, settings), deal=None, session=None)
+        assert len(kept._cache) == 1  # two could not stay within 100
+        assert [w.board.index for w in kept.in_order()] == [b.index for b in boards]

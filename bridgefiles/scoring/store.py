@@ -42,8 +42,9 @@ from bridgefiles.scoring.record import Record
 T = TypeVar("T")
 
 CACHE = 2048
-"""Records held in memory (about 4 KB each, so at most about 8 MB); the rest wait on
-disk."""
+"""Records held in memory (about 4 KB each, so at most about 8 MB; a record with
+tables counts once more for each 64 cells, so travellers cannot fill memory); the rest
+wait on disk."""
 
 DealKey = tuple[str, str, str]
 """A deal's records: the same Event, Board number and cards."""
@@ -76,7 +77,8 @@ class RecordStore:
         self._grouped = False
         self._size = CACHE if cache is None else max(cache, 1)
         # index -> (record, its mark when written to disk, or None / -1: see _keep)
-        self._cache: OrderedDict[int, tuple[Record, int | None]] = OrderedDict()
+        self._cache: OrderedDict[int, tuple[Record, int | None, int]] = OrderedDict()
+        self._held = 0  # the cache's weight (see _weight)
         self.by_index: Mapping[int, Record] = _ByIndex(self)
         """The records by their place in the file, read from the cache or the disk as
         they are asked for: change a record right after asking for it (before asking
@@ -124,10 +126,15 @@ class RecordStore:
         """Hold ``record`` in the cache; ``written`` is its mark as on disk (None: not
         on disk, -1: to write). The oldest records leave for the disk, changed ones
         written first."""
-        self._cache[index] = (record, written)
-        self._cache.move_to_end(index)
-        while len(self._cache) > self._size:
-            old, (gone, mark) = self._cache.popitem(last=False)
+        weight = _weight(record)
+        before = self._cache.pop(index, None)
+        if before is not None:
+            self._held -= before[2]
+        self._cache[index] = (record, written, weight)
+        self._held += weight
+        while self._held > self._size and len(self._cache) > 1:
+            old, (gone, mark, heavy) = self._cache.popitem(last=False)
+            self._held -= heavy
             if mark != _mark(gone):
                 self._run("INSERT OR REPLACE INTO record VALUES (?, ?)", (old, _dumps(gone)))
 
@@ -246,6 +253,13 @@ def _guarded(action: Callable[[], T]) -> T:
         raise BridgeFileError(
             f"scoring keeps its records of the file in a temporary file, which failed: {exc}"
         ) from exc
+
+
+def _weight(record: Record) -> int:
+    """A record's share of the cache: one, and one more for each 64 cells of its tables
+    (a traveller of thousands of rows must not let the cache hold thousands of them)."""
+    cells = sum(len(t.rows) * max(1, len(t.columns)) for t in record.board.tables)
+    return 1 + cells // 64
 
 
 def _mark(record: Record) -> int:
