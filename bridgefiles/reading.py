@@ -23,7 +23,7 @@ from bridgefiles.errors import (
     UsageError,
 )
 from bridgefiles.formats import registry
-from bridgefiles.formats.decode import LineDecoder
+from bridgefiles.formats.decode import LineDecoder, Lines
 from bridgefiles.formats.registry import FileInfo, Format, ReadOptions
 from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
 from bridgefiles.model.board import Board
@@ -204,16 +204,17 @@ def stream_boards(
         limits=options.limits,
         line_setting=fmt.line_limit,
     )
-    lines = decoder.read(counted(opened, chunks(opened.stream, head,
-                                                 options.limits.max_file_size)))
+    batches = decoder.read_batches(
+        counted(opened, chunks(opened.stream, head, options.limits.max_file_size))
+    )
 
-    def tracked() -> Iterator[str]:
-        yield from lines
+    def tracked() -> Iterator[list[str]]:
+        yield from batches
         info.encoding = decoder.encoding
 
     info.path = opened.path
     info.format = fmt.name
-    boards = bounded(fmt.read(tracked(), options, info), options, info)
+    boards = bounded(fmt.read(Lines(tracked()), options, info), options, info)
     yield from with_decoder_diagnostics(boards, decoder, info)
     info.encoding = "str" if opened.text else (decoder.encoding or "ascii")
 

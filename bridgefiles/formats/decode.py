@@ -23,6 +23,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain, islice
 
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.charsets import (
@@ -65,6 +66,34 @@ def _utf8_tail(body: bytes) -> int:
     return 0
 
 
+class Lines(Iterator[str]):
+    """Decoded lines, read one at a time, or (by a reader that can take them so) a
+    batch at a time: :meth:`batches` gives the same lines as lists, which spares the
+    reader a step of Python per line. A reader uses one way or the other."""
+
+    def __init__(self, batches: Iterator[list[str]]) -> None:
+        self._batches = batches
+        self._lines = chain.from_iterable(batches)
+
+    def __next__(self) -> str:
+        return next(self._lines)
+
+    def batches(self) -> Iterator[list[str]]:
+        return self._batches
+
+
+_BATCH = 512
+
+
+def line_batches(lines: Iterable[str]) -> Iterator[list[str]]:
+    """The lines of ``lines`` as lists: its own batches for :class:`Lines`, else runs of
+    up to 512 lines."""
+    if isinstance(lines, Lines):
+        return lines.batches()
+    it = iter(lines)
+    return iter(lambda: list(islice(it, _BATCH)), [])
+
+
 @dataclass
 class LineDecoder:
     """Decodes binary lines; remembers the charset it settled on and what it found.
@@ -90,37 +119,52 @@ class LineDecoder:
 
     def read(self, chunks: Iterable[bytes]) -> Iterator[str]:
         """Text lines from binary chunks, within ``limits``: the whole decode layer."""
+        for batch in self.read_batches(chunks):
+            yield from batch
+
+    def read_batches(self, chunks: Iterable[bytes]) -> Iterator[list[str]]:
+        """:meth:`read` several lines at a time (see :meth:`_batched`)."""
         longest = getattr(self.limits, self.line_setting)
         self.splitter = LineSplitter(self.limits.but(max_line_length=longest))
-        yield from self._batched(self.splitter.batches(chunks))
+        return self._batched(self.splitter.batches(chunks))
 
     def decode_all(self, data: bytes) -> str:
         """The whole text (for small inputs and ``loads``)."""
         return "".join(self.read([data]))
 
-    def _batched(self, batches: Iterable[list[bytes]]) -> Iterator[str]:
-        """:meth:`lines` a chunk's lines at a time: a batch of plain lines (no ``%`` line,
-        none cut, ASCII or, once the file is known to be UTF-8, valid UTF-8) has nothing
-        to decide or report, so it is decoded without the checks; other lines one at a
-        time, as :meth:`lines` reads them."""
+    def _batched(self, batches: Iterable[list[bytes]]) -> Iterator[list[str]]:
+        """:meth:`lines` in runs of lines: a batch of plain lines (no ``%`` line, none
+        cut, ASCII or, once the file is known to be UTF-8, valid UTF-8) has nothing to
+        decide or report, so it is decoded whole, without the checks; in other batches
+        a run of ASCII lines that are no ``%`` line, and every other line alone, as
+        :meth:`lines` reads it. So what a line holds to report is found when the reader
+        asks for that line, not before: its finding goes with the board being read."""
         lineno = 0
         for batch in batches:
             if not self._bom_checked and batch:
                 lineno += 1
-                yield self._line(batch[0], lineno)
+                yield [self._line(batch[0], lineno)]
                 batch = batch[1:]
+            if not batch:
+                continue
             if not self._utf16 and self._plain_batch(batch):
                 lineno += len(batch)
                 codec = "ascii" if self._ascii_batch else "utf-8"
-                yield from [raw.decode(codec) for raw in batch]
+                yield [raw.decode(codec) for raw in batch]
                 continue
+            run: list[str] = []
             for raw in batch:
                 lineno += 1
                 if type(raw) is bytes and raw.isascii() and raw[:1] != b"%":
                     self._offset += len(raw)
-                    yield raw.decode("ascii")
-                else:
-                    yield self._line(raw, lineno)
+                    run.append(raw.decode("ascii"))
+                    continue
+                if run:
+                    yield run
+                    run = []
+                yield [self._line(raw, lineno)]
+            if run:
+                yield run
         self._end(lineno)
 
     def _plain_batch(self, batch: list[bytes]) -> bool:

@@ -21,10 +21,10 @@ and 12.1), which the verifier rejects as severe; it is an error, and read in ful
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from bridgefiles.formats.decode import text_lines
+from bridgefiles.formats.decode import line_batches, text_lines
 from bridgefiles.formats.pbn.tags import TABLES, TAG_PAIR
 from bridgefiles.model.diagnostic import Severity
 
@@ -38,6 +38,8 @@ _BLANK = " \t\r\n"
 _COMPACT = 4096  # lines joined into one string, so a run of '%' lines stays small
 MAX_PBN_LINE = 255  # including the line end, counted as one character (PBN 2.1)
 _TABLE_SPECIAL = re.compile(r'[\[{;"]')
+_CHECKED_WIDTH = 200  # a line longer than this is looked at for the length limit
+_BLANK_LINE = re.compile(r"^[ \t]*\r?\n", re.MULTILINE)  # (in text with no CR but in CRLF)
 
 
 class RawGame:
@@ -199,11 +201,11 @@ def _check_line(line: str, lineno: int, problems: list[Problem]) -> None:
             )
 
 
-def _odd(pending: list[str], text: str, latin1: bool) -> bool:
-    """Whether some line of ``text`` may hold what the line checks report (a long line,
-    a character PBN forbids, in strict mode one outside ISO-8859-1): one look at the
-    whole game."""
-    if max(map(len, pending)) > 200 or _BAD_CHAR.search(text):
+def _odd(long_line: bool, text: str, latin1: bool) -> bool:
+    """Whether some line of ``text`` may hold what the line checks report (a line over
+    ``_CHECKED_WIDTH`` characters, a character PBN forbids, in strict mode one outside
+    ISO-8859-1): one look at the whole game."""
+    if long_line or _BAD_CHAR.search(text):
         return True
     return latin1 and _NOT_LATIN1.search(text) is not None
 
@@ -219,16 +221,16 @@ def _phase(problem: Problem) -> int:
 
 
 def _with_checks(
-    problems: list[Problem], pending: list[str], text: str, first: int, latin1: bool
+    problems: list[Problem], long_line: bool, text: str, first: int, latin1: bool
 ) -> list[Problem]:
-    """``problems`` with what the line checks find in ``pending`` (lines from ``first``),
-    each in its line's place."""
-    if not _odd(pending, text, latin1):
+    """``problems`` with what the line checks find in ``text`` (lines from ``first``;
+    ``long_line``: one of them is over ``_CHECKED_WIDTH``), each in its line's place."""
+    if not _odd(long_line, text, latin1):
         return problems
     found: list[Problem] = []
     lineno = first
     for line in text_lines(text):
-        if len(line) > 200 or not line.isascii() or _BAD_CHAR.search(line):
+        if len(line) > _CHECKED_WIDTH or not line.isascii() or _BAD_CHAR.search(line):
             _check_line(line, lineno, found)
             if latin1 and not line.isascii():
                 _check_latin1(line, lineno, found)
@@ -239,7 +241,7 @@ def _with_checks(
 
 
 def split_games(
-    lines: Iterator[str],
+    lines: Iterable[str],
     max_line_length: int = 1_000_000,
     max_comment_size: int | None = None,
     latin1: bool = False,
@@ -250,6 +252,11 @@ def split_games(
 
     A ``{`` comment still open after ``max_comment_size`` characters is taken as closed
     there (with a ``limit`` error), so an unterminated comment cannot swallow the file.
+
+    The lines come a batch at a time (decode.line_batches). A batch of plain lines (no
+    comment, string of ``;``, escape line, table, CR or long line, after the preamble
+    and outside a comment or table) is split where its semi-empty lines are, in C-level
+    passes over its text; other batches a line at a time.
     """
     comment_size = 0
     pending: list[str] = []
@@ -259,85 +266,135 @@ def split_games(
     in_brace = False
     has_content = False
     preamble_done = False
+    long_line = False  # a line of the pending text is over _CHECKED_WIDTH
     table = _Table()
     loose = 0  # escape lines appended since the last compaction
-    for line in lines:
-        lineno += 1
-        if len(line) > max_line_length:
-            problems.append(
-                (
-                    "limit",
-                    Severity.ERROR,
-                    f"line of {len(line)} characters is longer than the limit "
-                    f"{max_line_length}; the rest of it is not read",
-                    lineno,
-                    max_line_length,
-                )
-            )
-            line = line[:max_line_length] + ("\n" if line.endswith(("\n", "\r")) else "")
-        if in_brace:
-            in_brace, _ = _scan(line, True)
-            pending.append(line)
-            comment_size += len(line)
-            if in_brace and max_comment_size is not None and comment_size > max_comment_size:
-                in_brace = False
-                problems.append(
-                    (
-                        "limit",
-                        Severity.ERROR,
-                        f"a comment still open after {comment_size:,} characters goes over "
-                        f"the limit max_comment_size={max_comment_size:,}; it is taken as "
-                        "ending here (raise it with Limits(max_comment_size=...))",
-                        lineno,
-                        1,
+    plain_width = min(_CHECKED_WIDTH, max_line_length)
+    for batch in line_batches(lines):
+        if (
+            preamble_done
+            and not in_brace
+            and not table.open
+            and batch
+            and max(map(len, batch)) <= plain_width
+        ):
+            text = "".join(batch)
+            if _plain_text(text):
+                # every line is semi-empty or content (a tag or data: see the loop below)
+                pos = seen = prev = 0  # text[pos:] not yet pending, text[:seen] counted
+                for m in _BLANK_LINE.finditer(text):
+                    blank, after = m.span()
+                    has_content = has_content or blank > prev
+                    prev = after
+                    if has_content:
+                        lineno += text.count("\n", seen, after)
+                        seen = after
+                        pending.append(text[pos:after])
+                        pos = after
+                        game = RawGame(pending, start, problems)
+                        game.problems = _with_checks(problems, long_line, game.text, start, latin1)
+                        yield Split("game", game)
+                        pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
+                        long_line = False
+                has_content = has_content or len(text) > prev
+                if pos < len(text):
+                    pending.append(text[pos:])
+                lineno += text.count("\n", seen)
+                continue
+        for line in batch:
+            lineno += 1
+            if len(line) > _CHECKED_WIDTH:
+                long_line = True
+                if len(line) > max_line_length:
+                    problems.append(
+                        (
+                            "limit",
+                            Severity.ERROR,
+                            f"line of {len(line)} characters is longer than the limit "
+                            f"{max_line_length}; the rest of it is not read",
+                            lineno,
+                            max_line_length,
+                        )
                     )
-                )
-            continue
-        first = line[:1]
-        if first == "%":
+                    line = line[:max_line_length] + ("\n" if line.endswith(("\n", "\r")) else "")
+            if in_brace:
+                in_brace, _ = _scan(line, True)
+                pending.append(line)
+                comment_size += len(line)
+                if in_brace and max_comment_size is not None and comment_size > max_comment_size:
+                    in_brace = False
+                    problems.append(
+                        (
+                            "limit",
+                            Severity.ERROR,
+                            f"a comment still open after {comment_size:,} characters goes over "
+                            f"the limit max_comment_size={max_comment_size:,}; it is taken as "
+                            "ending here (raise it with Limits(max_comment_size=...))",
+                            lineno,
+                            1,
+                        )
+                    )
+                continue
+            first = line[:1]
+            if first == "%":
+                pending.append(line)
+                loose += 1
+                if loose >= _COMPACT:  # a long run of escape lines: held as text, not lines
+                    pending[-loose:] = ["".join(pending[-loose:])]
+                    loose = 0
+                continue
+            if first in _BLANK and not line.strip(_BLANK):  # (first is "" for an empty line)
+                pending.append(line)
+                if has_content:
+                    game = RawGame(pending, start, problems)
+                    game.problems = _with_checks(problems, long_line, game.text, start, latin1)
+                    yield Split("game", game)
+                    pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
+                    long_line = False
+                    table = _Table()
+                continue
+            if not preamble_done:
+                preamble_done = True
+                if pending:
+                    game = RawGame(pending, start, [])
+                    problems = _with_checks(problems, long_line, game.text, start, latin1)
+                    yield Split("preamble", game)
+                    pending, start, loose = [], lineno, 0
+                    long_line = len(line) > _CHECKED_WIDTH
+            if first == "[" and "{" not in line and ";" not in line:
+                has_content = True
+                if table.open or "Table" in line:
+                    _tags_line(line, table)
+            else:
+                if table.open or ("Table" in line and "[" in line):
+                    in_brace, content = _scan_table(line, table)
+                elif "{" in line or ";" in line or '"' in line:
+                    in_brace, content = _scan(line, False)
+                else:  # a line of plain section data (no comment, no string): content
+                    in_brace, content = False, True
+                has_content = has_content or content
+                comment_size = len(line)
             pending.append(line)
-            loose += 1
-            if loose >= _COMPACT:  # a long run of escape lines: held as text, not lines
-                pending[-loose:] = ["".join(pending[-loose:])]
-                loose = 0
-            continue
-        if first in _BLANK and not line.strip(_BLANK):  # (first is "" for an empty line)
-            pending.append(line)
-            if has_content:
-                game = RawGame(pending, start, problems)
-                game.problems = _with_checks(problems, pending, game.text, start, latin1)
-                yield Split("game", game)
-                pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
-                table = _Table()
-            continue
-        if not preamble_done:
-            preamble_done = True
-            if pending:
-                game = RawGame(pending, start, [])
-                problems = _with_checks(problems, pending, game.text, start, latin1)
-                yield Split("preamble", game)
-                pending, start, loose = [], lineno, 0
-        if first == "[" and "{" not in line and ";" not in line:
-            has_content = True
-            if table.open or "Table" in line:
-                _tags_line(line, table)
-        else:
-            if table.open or ("Table" in line and "[" in line):
-                in_brace, content = _scan_table(line, table)
-            elif "{" in line or ";" in line or '"' in line:
-                in_brace, content = _scan(line, False)
-            else:  # a line of plain section data (no comment, no string): content
-                in_brace, content = False, True
-            has_content = has_content or content
-            comment_size = len(line)
-        pending.append(line)
     if not pending:
         return
     game = RawGame(pending, start, problems)
-    game.problems = _with_checks(problems, pending, game.text, start, latin1)
+    game.problems = _with_checks(problems, long_line, game.text, start, latin1)
     if has_content:
         yield Split("game", game)
     elif not preamble_done:
         yield Split("preamble", game)
     else:
         yield Split("trailer", game)
+
+
+def _plain_text(text: str) -> bool:
+    """Whether the lines of ``text`` can be split on their semi-empty lines alone: they
+    end in LF or CRLF (no CR alone) and hold no comment, ``;``, escape line or table tag."""
+    return (
+        text[-1:] == "\n"
+        and "{" not in text
+        and ";" not in text
+        and "%" not in text
+        and "Table" not in text
+        and ("\r" not in text or text.count("\r") == text.count("\r\n"))
+    )
