@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import strategies as st
 
 from bridgefiles import fuzzing, synthetic
@@ -308,6 +310,18 @@ def events(draw: st.DrawFn) -> tuple[str, str]:
     generated = list(synthetic.generate(count, seed=seed, tables=draw(st.sampled_from([1, 2]))))
     text = "".join(synthetic.to_pbn(generated) if fmt == "pbn" else synthetic.to_lin(generated))
     return fmt, text
+
+
+def pbn_params() -> list[Any]:
+    """Every real PBN file and every conformance file, one pytest param each (skipped,
+    saying why, when the corpus is absent)."""
+    if not CORPUS.is_dir():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
+    paths = [
+        *sorted((CORPUS / "real" / "pbn").glob("*.pbn")),
+        *sorted((CORPUS / "conformance").glob("*.pbn")),
+    ]
+    return [pytest.param(p, id=p.name) for p in paths]
 
 
 def corpus_files() -> list[tuple[str, bytes]]:

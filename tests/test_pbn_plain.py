@@ -15,14 +15,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import pbn_params
 
 import bridgefiles as bf
 from bridgefiles import synthetic
 from bridgefiles.formats.pbn import plain
 from bridgefiles.model import Board
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
 
 
 def _both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
@@ -39,17 +37,7 @@ def _both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list
     return fast, slow
 
 
-def _files() -> list[Any]:
-    if not CORPUS.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
-    paths = [
-        *sorted((CORPUS / "real" / "pbn").glob("*.pbn")),
-        *sorted((CORPUS / "conformance").glob("*.pbn")),
-    ]
-    return [pytest.param(p, id=p.name) for p in paths]
-
-
-@pytest.mark.parametrize("path", _files())
+@pytest.mark.parametrize("path", pbn_params())
 def test_card_rows_on_the_corpus(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fast, slow = _both(path.read_bytes(), monkeypatch)
     assert fast == slow

@@ -19,14 +19,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import pbn_params
 
 import bridgefiles as bf
 from bridgefiles import synthetic
 from bridgefiles.formats.decode import LineDecoder, Lines
 from bridgefiles.formats.pbn import split
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
 
 
 def _games(batches: list[list[str]], latin1: bool = False) -> list[Any]:
@@ -61,17 +59,7 @@ def _decoded(data: bytes) -> list[list[str]]:
     return list(LineDecoder().read_batches(chunks))
 
 
-def _files() -> list[Any]:
-    if not CORPUS.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
-    paths = [
-        *sorted((CORPUS / "real" / "pbn").glob("*.pbn")),
-        *sorted((CORPUS / "conformance").glob("*.pbn")),
-    ]
-    return [pytest.param(p, id=p.name) for p in paths]
-
-
-@pytest.mark.parametrize("path", _files())
+@pytest.mark.parametrize("path", pbn_params())
 def test_batches_split_as_lines_on_the_corpus(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     batches = _decoded(path.read_bytes())
     for latin1 in (False, True):
