@@ -16,7 +16,6 @@ from bridgefiles.laws.editions import Edition, check_edition, edition_findings
 from bridgefiles.laws.play import PlayResult, replay_play
 from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Contract
-from bridgefiles.model.deal import whole_deal_masks
 from bridgefiles.model.diagnostic import Diagnostic, error, info, warning
 from bridgefiles.model.seats import Seat
 
@@ -242,8 +241,7 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
     if play is not None and play.slots and contract is not None and not contract.passed_out:
         # the deal, only when there is play to check it against: a whole, sound one as the
         # hands' card masks straight from its text, any other as the Deal model
-        text = board.tag("Deal")
-        masks = whole_deal_masks(text) if text else None
+        masks = board.deal_masks
         deal = board.deal if masks is None else None
         end_position = deal is not None and deal.is_end_position and contract.level is None
         pr = replay_play(

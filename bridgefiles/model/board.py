@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from bridgefiles.model.annotations import Comment
 from bridgefiles.model.auction import Auction
 from bridgefiles.model.calls import Contract
-from bridgefiles.model.deal import Deal
+from bridgefiles.model.deal import Deal, DealMasks, whole_deal_masks
 from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.model.fast import make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
@@ -182,7 +182,6 @@ _UNKNOWN = ("", "?")
 _NO_VALUE = (None, *_UNKNOWN)  # a tag absent or unknown: no view
 
 
-
 T = TypeVar("T")
 
 
@@ -213,6 +212,7 @@ class view(Generic[T]):  # lower case: a decorator, like property
         value = self.func(board)
         board.__dict__[self.name] = value  # found there from now on: no call at all
         return value
+
 
 class Board(BaseModel):
     """One board of a file, lenient: any field may be missing or unreadable.
@@ -294,6 +294,22 @@ class Board(BaseModel):
         except ValueError:
             return None
 
+    @property
+    def deal_masks(self) -> DealMasks | None:
+        """The hands of a whole, sound deal as card masks (``whole_deal_masks`` of the
+        Deal tag), None for any other deal: what the Laws' replay of the play needs. Kept
+        beside the tags tuple it was read from, so a copy with other tags reads again."""
+        fields = self.__dict__
+        tags = fields["tags"]
+        kept = fields.get("_deal_masks")
+        if kept is not None and kept[0] is tags:
+            found: DealMasks | None = kept[1]
+            return found
+        text = self.tag("Deal")
+        masks = whole_deal_masks(text) if text else None
+        fields["_deal_masks"] = (tags, masks)
+        return masks
+
     @view
     def contract(self) -> Contract | None:
         v = self.tag("Contract")
@@ -373,6 +389,13 @@ class Board(BaseModel):
 
 
 _TEXT_WRITER: Callable[[Board], str] | None = None
+
+
+def keep_deal_masks(board: Board, masks: DealMasks) -> None:
+    """For a reader that worked out :func:`whole_deal_masks` of the board's ``Deal`` tag
+    while checking it: :attr:`Board.deal_masks` gives them without reading it again."""
+    fields = board.__dict__
+    fields["_deal_masks"] = (fields["tags"], masks)
 
 
 def _by_name(board: Board) -> dict[str, TagPair]:

@@ -72,7 +72,10 @@ def _codes(parts: list[str]) -> str:
     )
 
 
-def whole_deal_masks(text: str) -> tuple[int, int, int, int] | None:
+DealMasks = tuple[int, int, int, int]  # each hand's cards as bits of card indices, N E S W
+
+
+def whole_deal_masks(text: str) -> DealMasks | None:
     """The four hands of a PBN ``Deal`` value as bit masks of card indices (bit ``i`` for
     ``ALL_CARDS[i]``), by seat order (N, E, S, W), when the value is a whole, sound deal:
     four hands of 13 cards, each card once. None for anything else (a hand not given, a

@@ -18,6 +18,8 @@ Auction, Play or Note is a ``tag-value`` error and is not resolved.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bridgefiles.formats.pbn.game_end import EndPart
 from bridgefiles.formats.pbn.game_sections import SectionsPart
 from bridgefiles.formats.pbn.lexer import Lexeme, lex_game
@@ -30,7 +32,9 @@ from bridgefiles.formats.pbn.tags import (
     TABLES,
     TAG_NAME,
     TAG_PAIR,
+    Finding,
     check_deal,
+    check_deal_masks,
     check_value,
     unescape,
 )
@@ -121,7 +125,11 @@ class GameReader(SectionsPart, EndPart):
                 if "\t" in raw:
                     self.problem("syntax", "tab inside a string", vline, vcol)
                 if raw not in ("", "?"):
-                    found = check_deal(raw) if name == "Deal" else check_value(name, raw)
+                    found: Sequence[Finding]
+                    if name == "Deal":
+                        found, self.deal_masks = check_deal_masks(raw)
+                    else:
+                        found = check_value(name, raw)
                     for code, sev, msg in found:
                         problems.append((code, sev, f"{name}: {msg}", vline, vcol))
                 plain.append(  # built by flush_tags, with _TAG_SET (what make() records)

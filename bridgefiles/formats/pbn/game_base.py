@@ -18,6 +18,7 @@ from bridgefiles.formats.pbn.split import RawGame
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.annotations import Comment, CommentKind, Note
 from bridgefiles.model.board import Column, EscapeLine, Table, TagPair
+from bridgefiles.model.deal import DealMasks
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.fast import make
 from bridgefiles.model.seats import Seat
@@ -77,6 +78,7 @@ class GameBase:
         self.deferred: list[Callable[[], None]] = []
         self.tag_count = 0
         self.first_tag_line: int | None = None
+        self.deal_masks: DealMasks | None = None  # of the Deal tag, when check_deal_masks read it
         self.game = game
         self.index = index
         self.state = state

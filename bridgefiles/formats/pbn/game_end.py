@@ -7,7 +7,7 @@ from typing import Any
 
 from bridgefiles.formats.pbn.game_base import GameBase, diagnostics_of
 from bridgefiles.model.auction import Auction, built_plain_calls
-from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.board import Board, TagPair, keep_deal_masks
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
@@ -169,4 +169,7 @@ class EndPart(GameBase):
             source=text,
             diagnostics=tuple(diagnostics_of(self.problems, self.path, label)),
         )
-        return make(Board, **fields)
+        board = make(Board, **fields)
+        if self.deal_masks is not None:
+            keep_deal_masks(board, self.deal_masks)
+        return board

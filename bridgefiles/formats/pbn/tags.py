@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from bridgefiles.model.deal import DealMasks, whole_deal_masks
 from bridgefiles.model.diagnostic import Severity
 
 Finding = tuple[str, Severity, str]
@@ -333,6 +334,16 @@ def check_deal(value: str) -> list[Finding]:
             twice = sorted({r for r in ranks if ranks.count(r) > 1})
             out.append(("deal", Severity.ERROR, f"card {suit}{twice[0]} appears twice"))
     return out
+
+
+def check_deal_masks(value: str) -> tuple[list[Finding], DealMasks | None]:
+    """:func:`check_deal`, and for a whole, sound deal its hands as card masks (read in
+    the same look, for the Laws: ``model.board.keep_deal_masks``)."""
+    if _DEAL.fullmatch(value) is not None:
+        masks = whole_deal_masks(value)
+        if masks is not None:  # 52 different cards, 13 a hand: nothing to say
+            return [], masks
+    return check_deal(value), None
 
 
 def _deal_syntax(value: str) -> list[Finding]:

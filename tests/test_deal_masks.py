@@ -1,0 +1,93 @@
+"""The PBN reader hands the Laws the card masks of a whole, sound deal, read while it
+checked the Deal tag (``tags.check_deal_masks``, ``model.board.keep_deal_masks``): the
+findings are check_deal's, the masks are ``whole_deal_masks`` of the tag, and a copy of
+the board with another deal never sees the old masks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import deals, pbn_params
+
+import bridgefiles as bf
+from bridgefiles.formats.pbn.tags import check_deal, check_deal_masks
+from bridgefiles.model import Board, TagPair
+from bridgefiles.model.deal import Deal, whole_deal_masks
+
+WHOLE = "N:K32.A7.8653.KQT2 AQ876.9654.KJT.A J95.QJ32.74.9743 T4.KT8.AQ92.J865"
+
+
+def _same_as_check_deal(value: str) -> None:
+    found, masks = check_deal_masks(value)
+    assert found == check_deal(value)
+    if masks is not None:
+        assert masks == whole_deal_masks(value)
+        assert found == []
+
+
+@pytest.mark.parametrize("path", pbn_params())
+def test_masks_read_with_the_tag_on_the_corpus(path: Path) -> None:
+    for board in bf.read(path.read_bytes(), format="pbn"):
+        text = board.tag("Deal")
+        if text:
+            _same_as_check_deal(text)
+        assert board.deal_masks == (whole_deal_masks(text) if text else None)
+
+
+def test_the_reader_hands_the_masks_over() -> None:
+    text = f'[Board "1"]\n[Deal "{WHOLE}"]\n\n[Board "2"]\n[Deal "{WHOLE[:-1]}"]\n'
+    first, second = bf.read(text.encode(), format="pbn")
+    assert first.__dict__["_deal_masks"] == (first.tags, whole_deal_masks(WHOLE))
+    assert "_deal_masks" not in second.__dict__  # a card short: not a whole deal
+    assert second.deal_masks is None
+    assert [d.code for d in second.diagnostics] == ["deal"]
+
+
+def test_a_copy_with_another_deal_reads_its_own() -> None:
+    board = next(iter(bf.read(f'[Board "1"]\n[Deal "{WHOLE}"]\n'.encode(), format="pbn")))
+    assert board.deal_masks == whole_deal_masks(WHOLE)
+    other = "E" + WHOLE[1:]
+    tags = tuple(TagPair(name=t.name, value=other) if t.name == "Deal" else t for t in board.tags)
+    copy: Board = board.model_copy(update={"tags": tags})
+    assert copy.deal_masks == whole_deal_masks(other) != board.deal_masks
+
+
+_RANKS = st.text(alphabet="AKQJT98765432akqjt10-x", max_size=6)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    seat=st.sampled_from("NESWnx"),
+    hands=st.lists(
+        st.one_of(st.just("-"), st.lists(_RANKS, min_size=3, max_size=5).map(".".join)),
+        min_size=3,
+        max_size=5,
+    ),
+    sep=st.sampled_from([" ", "  "]),
+)
+def test_check_deal_masks_is_check_deal_on_any_text(seat: str, hands: list[str], sep: str) -> None:
+    _same_as_check_deal(f"{seat}:{sep.join(hands)}")
+
+
+_VARIANTS = {
+    "as written": lambda v: v,
+    "lower case": lambda v: v[:2] + v[2:].lower(),
+    "10 for T": lambda v: v.replace("T", "10"),
+    "two spaces": lambda v: v.replace(" ", "  ", 1),
+    "space before": lambda v: " " + v,
+    "space after": lambda v: v + " ",
+    "seat in lower case": lambda v: v[0].lower() + v[1:],
+    "ranks in any order": lambda v: v[:2] + ".".join(s[::-1] for s in v[2:].split(".")),
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(deal=deals(), variant=st.sampled_from(sorted(_VARIANTS)))
+def test_check_deal_masks_on_whole_deals(deal: Deal, variant: str) -> None:
+    value = _VARIANTS[variant](deal.pbn())
+    _same_as_check_deal(value)
+    if variant == "as written":
+        assert check_deal_masks(value)[1] is not None
