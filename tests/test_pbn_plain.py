@@ -21,6 +21,8 @@ import bridgefiles as bf
 from bridgefiles import synthetic
 from bridgefiles.formats.pbn import plain
 from bridgefiles.model import Board
+from bridgefiles.model.cards import ALL_CARDS
+from bridgefiles.model.play import plain_card_fields, plain_card_rows
 
 
 def _both(data: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
@@ -127,3 +129,16 @@ def test_card_rows_on_mutated_plays(seed: bytes, edits: list[tuple[int, str]]) -
     with pytest.MonkeyPatch.context() as m:
         fast, slow = _both(bytes(data), m)
     assert fast == slow
+
+
+def test_card_rows_give_plain_card_fields() -> None:
+    """``plain_card_rows`` (many cards in one comprehension) is ``plain_card_fields``."""
+    cards = list(ALL_CARDS)
+    lines = range(10, 10 + len(cards))
+    columns = [1 + 3 * (k % 4) for k in range(len(cards))]
+    assert plain_card_rows(cards, lines, columns) == list(
+        map(plain_card_fields, cards, lines, columns)
+    )
+    assert plain_card_rows(cards[:5], lines, columns) == list(
+        map(plain_card_fields, cards[:5], lines, columns)
+    )

@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from itertools import repeat
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from bridgefiles.formats.pbn.items import Item, call_fields
 from bridgefiles.model.auction import AuctionEnd
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgefiles.model.cards import ALL_CARDS, Card
 from bridgefiles.model.play import plain_card_fields as card_fields
+from bridgefiles.model.play import plain_card_rows
 
 # The plain words of a section, as the token path reads them (Card.parse, Call.parse).
 PLAIN_CARDS: dict[str, Card] = {}
@@ -81,9 +82,8 @@ def _card_rows(text: str, line: int) -> Plain | None:
     cards = list(map(PLAIN_CARDS.get, words))
     if not all(cards):  # (a card is always true: no __eq__ called)
         return None
-    found: list[Item | dict[str, object]] = list(
-        map(card_fields, cards, map(line.__add__, _ROW_OF), _COLUMN_OF)
-    )
+    fields = plain_card_rows(cards, map(line.__add__, _ROW_OF), _COLUMN_OF)  # type: ignore[arg-type]
+    found = cast(list[Item | dict[str, object]], fields)  # (field rows only)
     indices = list(map(PLAIN_INDICES.__getitem__, words))  # (every word is a card)
     return Plain(found, [], end, "*" if end is not None else "", indices)
 
