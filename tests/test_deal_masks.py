@@ -14,7 +14,7 @@ from strategies import deals, pbn_params
 
 import bridgefiles as bf
 from bridgefiles.formats.pbn.tags import check_deal, check_deal_masks
-from bridgefiles.model import Board, TagPair
+from bridgefiles.model import Board, Seat, TagPair
 from bridgefiles.model.deal import Deal, whole_deal_masks
 
 WHOLE = "N:K32.A7.8653.KQT2 AQ876.9654.KJT.A J95.QJ32.74.9743 T4.KT8.AQ92.J865"
@@ -91,3 +91,39 @@ def test_check_deal_masks_on_whole_deals(deal: Deal, variant: str) -> None:
     _same_as_check_deal(value)
     if variant == "as written":
         assert check_deal_masks(value)[1] is not None
+
+
+def _masks_of(deal: Deal) -> tuple[int, ...]:
+    hands = [deal.hands[seat] for seat in (Seat.N, Seat.E, Seat.S, Seat.W)]
+    return tuple(sum(1 << c.index for c in hand.cards) if hand else 0 for hand in hands)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    deal=deals(),
+    variant=st.sampled_from(sorted(_VARIANTS)),
+    first=st.sampled_from("NESWnesw\u017f"),
+    swap=st.booleans(),
+)
+def test_whole_deal_masks_are_the_deal_s_hands(
+    deal: Deal, variant: str, first: str, swap: bool
+) -> None:
+    """Any first seat and spelling: the masks are the hands Deal.parse reads, or None
+    exactly when the text is no whole, sound deal (a card moved to another hand)."""
+    seat, rest = first + ":", deal.pbn()[2:]
+    if swap and rest[0] != ".":  # a spade moved to the first hand: 14 cards and 12
+        first_hand, second_hand, *others = rest.split(" ")
+        moved = second_hand.split(".")[0][:1]
+        if moved:
+            second_hand = second_hand.replace(moved, "", 1)
+            rest = " ".join([moved + first_hand, second_hand, *others])
+    value = _VARIANTS[variant](seat + rest)
+    masks = whole_deal_masks(value)
+    try:
+        parsed: Deal | None = Deal.parse(value)
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.problems() or not parsed.is_complete:
+        assert masks is None
+    else:
+        assert masks == _masks_of(parsed)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 
 from pydantic import BaseModel, ConfigDict
 
@@ -85,6 +85,33 @@ def whole_deal_masks(text: str) -> DealMasks | None:
     t = text.strip()
     if len(t) < 2 or t[1] != ":":
         return None
+    first = _FIRST_SEAT.get(t[0])
+    parts = t[2:].split()
+    if first is not None and len(parts) == 4:  # the usual spelling, in a few steps
+        bits = _SUIT_BITS
+        try:
+            a, b, c, d = [
+                bits[spades] << 39 | bits[hearts] << 26 | bits[diamonds] << 13 | bits[clubs]
+                for spades, hearts, diamonds, clubs in map(_SUITS_OF, parts)
+            ]
+        except (KeyError, ValueError):  # not four suits written high to low: rank by rank
+            pass
+        else:
+            counts = (a.bit_count(), b.bit_count(), c.bit_count(), d.bit_count())
+            if a | b | c | d == _WHOLE and counts == (13, 13, 13, 13):
+                hands = (a, b, c, d)  # from ``first`` on: seat N holds hands[-first]
+                return hands[-first], hands[1 - first], hands[2 - first], hands[3 - first]
+    return _masks_rank_by_rank(t)
+
+
+_FIRST_SEAT = {seat.value: i for i, seat in enumerate(ROTATION)} | {
+    seat.value.lower(): i for i, seat in enumerate(ROTATION)
+}
+_SUITS_OF = methodcaller("split", ".")
+
+
+def _masks_rank_by_rank(t: str) -> DealMasks | None:
+    """:func:`whole_deal_masks` of any spelling (``t`` stripped, with ``:`` second)."""
     try:
         first = SEAT_ORDER[Seat.parse(t[0])]
         parts = t[2:].split()
