@@ -1,8 +1,9 @@
 """Lexes one PBN game with the terminals of ``grammars/pbn.lark``, in one compiled regex.
 
 The grammar is the one definition of the tokens: its terminals are taken from it
-(through Lark, once a process) and joined into one alternation in Lark's own order
-(priority, then width), so a token here is exactly the token Lark's lexer would give.
+(through Lark once, or as shipped beside it: formats/terminals.py) and joined into one
+alternation in Lark's own order (priority, then width), so a token here is exactly the
+token Lark's lexer would give.
 The grammar's rules (``start: _item* section*``, ``section: TAGS _item*``) accept any
 sequence of those tokens, so the LALR parser added nothing but its cost: the tokens
 are grouped into sections here in the same pass that finds them. Measured on
@@ -11,14 +12,9 @@ are grouped into sections here in the same pass that finds them. Measured on
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-from functools import cache
 
-from lark import Lark
-
-from bridgefiles.formats.pbn.grammar import TERMINALS_FILE, grammar_file_text, grammar_text
+from bridgefiles.formats.terminals import compiled_terminals
 
 
 class Lexeme:
@@ -44,56 +40,9 @@ Section = tuple[Lexeme, list[Lexeme]]
 Game = tuple[list[Lexeme], list[Section], tuple[int, int] | None]
 
 
-def derive_terminals(grammar_source: str) -> tuple[str, list[str]]:
-    """The grammar's terminals as one alternation, in the order Lark's lexer tries them,
-    and the names of the terminals it ignores: from Lark itself."""
-    grammar = Lark(grammar_source, parser=None, lexer="basic")  # terminals only: no tables
-    terminals = sorted(
-        grammar.terminals,
-        key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name),
-    )
-    union = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals)
-    return union, sorted(grammar.ignore_tokens)
-
-
-def grammar_digest(grammar_source: str) -> str:
-    return hashlib.sha256(grammar_source.encode("utf-8")).hexdigest()
-
-
-def terminals_record(grammar_source: str) -> str:
-    """The text of ``pbn.terminals.json`` for this grammar (what the script writes)."""
-    union, ignored = derive_terminals(grammar_source)
-    record = {
-        "grammar_sha256": grammar_digest(grammar_source),
-        "pattern": union,
-        "ignored": ignored,
-    }
-    return json.dumps(record, indent=1) + "\n"
-
-
-def stored_terminals(grammar_source: str) -> tuple[str, list[str]] | None:
-    """The shipped alternation, if it was derived from exactly this grammar."""
-    text = grammar_file_text(TERMINALS_FILE)
-    if text is None:
-        return None
-    try:
-        record = json.loads(text)
-        if record["grammar_sha256"] != grammar_digest(grammar_source):
-            return None
-        pattern, ignored = record["pattern"], record["ignored"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    if not isinstance(pattern, str) or not isinstance(ignored, list):
-        return None
-    return pattern, [str(name) for name in ignored]
-
-
-@cache
 def _master() -> tuple[re.Pattern[str], frozenset[str]]:
     """The grammar's terminals as one regex, in the order Lark's lexer tries them."""
-    source = grammar_text()
-    union, ignored = stored_terminals(source) or derive_terminals(source)
-    return re.compile(union), frozenset(ignored)
+    return compiled_terminals("pbn.lark")
 
 
 def lex_game(text: str, max_tokens: int | None = None) -> Game:
