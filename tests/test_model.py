@@ -182,3 +182,22 @@ def test_board_views_and_replace() -> None:
     assert board.source is not None  # the original is untouched
     assert not same_game(board, changed)
     assert same_game(board, board.model_copy(update={"line": 99, "source": None}))
+
+
+def test_tags_by_name_follow_the_tags_of_each_copy() -> None:
+    """The index behind ``tag`` and ``tag_pair`` is the first tag of each name (PBN 2.6),
+    kept beside the tags tuple it indexes: a copy with other tags reads its own."""
+    board = Board(
+        tags=(
+            TagPair(name="Board", value="4"),
+            TagPair(name="Result", value="9"),
+            TagPair(name="Result", value="10"),
+        )
+    )
+    assert board.tag("Result") == "9" and board.tag("Contract") is None
+    pair = board.tag_pair("Result")
+    assert pair is not None and pair.value == "9"
+    other = board.model_copy(update={"tags": (TagPair(name="Result", value="7"),)})
+    assert other.tag("Result") == "7" and other.tag("Board") is None
+    assert board.with_tag("Result", "11").tag("Result") == "11"
+    assert board.tag("Result") == "9"  # the original's index is its own

@@ -239,8 +239,12 @@ class Board(BaseModel):
     # -- tags -----------------------------------------------------------------
     def tag(self, name: str) -> str | None:
         """The value in use of tag ``name`` (first one wins, PBN 2.6), or None."""
-        pair = _by_name(self).get(name)
-        return pair.value if pair is not None else None
+        fields = self.__dict__  # (asked a dozen times a board: the index's look-up inlined)
+        kept = fields.get("_tags_by_name")
+        if kept is None or kept[0] is not fields["tags"]:
+            kept = _index_tags(self)
+        value: str | None = kept[2].get(name)
+        return value
 
     def tag_pair(self, name: str) -> TagPair | None:
         return _by_name(self).get(name)
@@ -399,18 +403,25 @@ def keep_deal_masks(board: Board, masks: DealMasks) -> None:
 
 
 def _by_name(board: Board) -> dict[str, TagPair]:
-    """The board's tags by name, the first of each name (PBN 2.6): built once for its
-    ``tags`` tuple, since the Laws and the scorer ask a dozen tags of every board. Kept
-    beside the tuple it indexes, so a copy with other tags never uses a stale index."""
+    """The board's tags by name, the first of each name (PBN 2.6)."""
     fields = board.__dict__  # (one look-up: a model's attributes cost more than a dict's)
-    tags = fields["tags"]
     kept = fields.get("_tags_by_name")
-    if kept is not None and kept[0] is tags:
-        index: dict[str, TagPair] = kept[1]
-        return index
-    index = {t.name: t for t in reversed(tags)}
-    fields["_tags_by_name"] = (tags, index)
+    if kept is None or kept[0] is not fields["tags"]:
+        kept = _index_tags(board)
+    index: dict[str, TagPair] = kept[1]
     return index
+
+
+def _index_tags(board: Board) -> tuple[tuple[TagPair, ...], dict[str, TagPair], dict[str, str]]:
+    """The board's tags by name and their values by name, the first of each name (PBN
+    2.6): built once for its ``tags`` tuple, since the Laws and the scorer ask a dozen tags
+    of every board. Kept beside the tuple it indexes, so a copy with other tags never uses
+    a stale index."""
+    tags = board.__dict__["tags"]
+    index = {t.name: t for t in reversed(tags)}
+    kept = (tags, index, {name: t.value for name, t in index.items()})
+    board.__dict__["_tags_by_name"] = kept
+    return kept
 
 
 def set_text_writer(writer: Callable[[Board], str]) -> None:
