@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import pbn_params
 
@@ -135,6 +135,7 @@ _END = st.sampled_from(["\n"] * 8 + ["\r\n"] * 8 + ["\r"])
     latin1=st.booleans(),
     lead=st.booleans(),
 )
+@example(lines=[("", "\n"), ("", "\n")], cuts=[], last_end=False, latin1=False, lead=True)
 def test_batches_split_as_lines_on_random_texts(
     lines: list[tuple[str, str]], cuts: list[int], last_end: bool, latin1: bool, lead: bool
 ) -> None:

@@ -277,6 +277,7 @@ def split_games(
             and not table.open
             and batch
             and max(map(len, batch)) <= plain_width
+            and "" not in batch  # (no reader's lines are empty, but a line is a line)
         ):
             text = "".join(batch)
             if _plain_text(text):
