@@ -3,11 +3,13 @@
 The reader hands the Laws what it knows of a board as it builds it: the codes of an
 auction of plain calls (``model.auction.built_plain_calls``) and the card indices of a
 play of whole tricks of plain cards (``model.play.built_plain``); it places each trick
-in its seat columns with Law 44's table. Each is checked here against the general path
-(the codes and indices worked out afresh from the entries and slots, the tricks placed
-card by card with ``model.outcome.trick_winner``) on every real LIN file, the LIN
-fixtures and hand-made edge cases (a short last trick, claims, movies, unknown calls,
-cards without a contract, a trump contract).
+in its seat columns with Law 44's table; it reads the usual ``md`` (a whole deal as BBO
+writes it) in a few C-level steps. Each is checked here against the general path (the
+codes and indices worked out afresh from the entries and slots, the tricks placed card by
+card with ``model.outcome.trick_winner``, the deal read rank by rank and completed by the
+model) on every real LIN file, the LIN fixtures and hand-made edge cases (a short last
+trick, claims, movies, unknown calls, cards without a contract, a trump contract, deals
+in every form), and on deals made by hypothesis.
 """
 
 from __future__ import annotations
@@ -17,11 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bridgefiles as bf
+from bridgefiles.formats.lin import values
 from bridgefiles.model import Board, Seat
 from bridgefiles.model.auction import entry_codes
-from bridgefiles.model.cards import Card, Strain
+from bridgefiles.model.cards import ALL_CARDS, Card, Strain
+from bridgefiles.model.deal import Deal
 from bridgefiles.model.outcome import trick_winner
 from bridgefiles.model.play import Slot, card_indices
 
@@ -147,3 +153,113 @@ def test_whole_tricks_are_vouched_for_and_a_short_trick_is_not() -> None:
     assert short.play is not None and len(short.play.slots) == 20
     assert [s.slot for s in short.play.slots[16:]].count(Slot.UNKNOWN) == 2
     assert card_indices(short.play) is None
+
+
+# -- the usual md, read in one go ------------------------------------------------------
+
+
+def _general_deal(value: str) -> tuple[Seat, dict[Seat, object], str] | None:
+    """What the general path makes of an ``md`` that gives a whole, sound deal with a
+    dealer: the dealer, the hands (completed when three are given) and the PBN Deal
+    value; None for any other ``md``."""
+    try:
+        dealer, digit, hands = values.deal(value)
+    except ValueError:
+        return None
+    given = [h for h in hands.values() if h is not None]
+    if dealer is None or len(given) < 3 or any(len(h) != 13 for h in given):
+        return None
+    deal = Deal(hands=hands, first=dealer).completed()
+    held = [c for h in deal.hands.values() if h is not None for c in h.cards]
+    if len(held) != 52 or len(set(held)) != 52:
+        return None
+    return dealer, dict(deal.hands), deal.pbn(dealer)
+
+
+def _check_deal(value: str) -> None:
+    fast = values.whole_deal(value)
+    if fast is None:
+        return
+    general = _general_deal(value)
+    assert general is not None, value
+    dealer, hands, pbn = general
+    assert fast.dealer is dealer
+    assert list(fast.hands.items()) == list(hands.items())  # the same hands, in LIN order
+    assert fast.pbn == pbn
+
+
+def _md_text(cards: list[int], dealer: str, drop: int, form: str) -> str:
+    hands = [sorted(cards[13 * i : 13 * i + 13], reverse=True) for i in range(4)]
+    fields = []
+    for i, hand in enumerate(hands):
+        if i == drop:
+            fields.append("")
+            continue
+        text = ""
+        for suit in "SHDC":
+            ranks = [ALL_CARDS[c].rank.char for c in hand if ALL_CARDS[c].suit.value == suit]
+            if form == "low first" and suit == "H":
+                ranks.reverse()
+            text += suit + "".join(ranks)
+        fields.append(text.lower() if form == "lower" else text)
+    text = dealer + ",".join(fields)
+    if form == "card twice":
+        text = text.replace(text[2:4], text[2:4] * 2, 1)
+    return text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.permutations(range(52)),
+    st.sampled_from(["1", "2", "3", "4", "0", "", "5"]),
+    st.sampled_from([0, 1, 2, 3, -1]),
+    st.sampled_from(["", "", "lower", "low first", "card twice"]),
+)
+def test_the_usual_md_is_read_as_the_general_path_reads_it(
+    cards: list[int], dealer: str, drop: int, form: str
+) -> None:
+    value = _md_text(list(cards), dealer, drop, form)
+    _check_deal(value)
+    if dealer in "1234" and dealer and form == "":  # BBO's own form takes the short cut
+        assert values.whole_deal(value) is not None
+
+
+DEALS = [
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,",
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,SAQ876H9654DKJTCA",
+    "3SJ95HQJ32D74C9743,,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2",
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2",  # three fields
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,,",
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT,",  # 12 cards
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2C2,",
+    "3SJ95HQJ32D74C9743,SJ4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,",  # SJ twice
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,,",
+    "0SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,",
+    " 3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,",
+    "3S J95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,",
+    "3SJ95HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQ102,",
+    "3HQJ32SJ95D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,",
+    "3SJ59HQJ32D74C9743,ST4HKT8DAQ92CJ865,SK32HA7D8653CKQT2,",
+    "",
+    "3",
+    "3,,,",
+]
+
+
+@pytest.mark.parametrize("value", DEALS)
+def test_md_edge_cases_read_as_the_general_path_reads_them(value: str) -> None:
+    _check_deal(value)
+
+
+def test_the_usual_md_takes_the_short_cut() -> None:
+    assert all(values.whole_deal(v) is not None for v in DEALS[:3])
+    assert all(values.whole_deal(v) is None for v in DEALS[3:])
+
+
+@pytest.mark.parametrize("path", _paths())
+def test_boards_are_the_same_without_the_md_short_cut(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fast = [b.model_dump() for b in bf.read(path)]
+    monkeypatch.setattr(values, "whole_deal", lambda value: None)
+    assert [b.model_dump() for b in bf.read(path)] == fast

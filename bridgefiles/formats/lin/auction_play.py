@@ -19,6 +19,9 @@ from bridgefiles.model.play import PlayedCard, Slot, plain_card_fields
 from bridgefiles.model.seats import Seat
 
 _NOT_PLAYED = PlayedCard(slot=Slot.UNKNOWN)
+_PLAIN = plain_card_fields(None, None, None)
+"""The fields of a plain card (no mark, no annotation): each card gives its own card,
+line and column (a dict merge in the loop costs less than a call a card)."""
 _PLAYING_ORDER = tuple(tuple((k - lead) & 3 for k in range(4)) for lead in range(4))
 """``_PLAYING_ORDER[lead][k]``: in a trick led ``lead`` places after the first seat, the
 place in playing order of the card in seat column ``k``."""
@@ -66,7 +69,10 @@ def place_cards(
     order += range(4 * complete, len(played))  # a short last trick: in its seats below
     built = construct_all(
         PlayedCard,
-        [plain_card_fields(card, line, column) for card, _, _, line, column, _, _ in cards],
+        [
+            {**_PLAIN, "card": card, "line": line, "column": column}
+            for card, _, _, line, column, _, _ in cards
+        ],
     )  # one call for the whole play
     slots = [built[i] for i in order]
     if len(played) == 4 * complete:

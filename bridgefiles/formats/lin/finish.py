@@ -83,7 +83,10 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
             ),
         )
     deal: Deal | None = None
-    if acc.hands is not None:
+    if acc.deal_text is not None:  # a whole, sound deal (values.whole_deal): completed
+        deal = make(Deal, hands=acc.hands, first=dealer)
+        tag("Deal", acc.deal_text)
+    elif acc.hands is not None:
         deal = make(Deal, hands=acc.hands, first=dealer or Seat.N)
         given = [h for h in acc.hands.values() if h is not None]
         distinct = len({c.index for h in given for c in h.cards})
@@ -139,7 +142,9 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
                             "call": e.call,
                             "insufficient": False,
                             "text": None,
-                            "annotations": Annotations(alert=e.alert, explanation=e.explanation)
+                            "annotations": make(
+                                Annotations, alert=e.alert, explanation=e.explanation
+                            )
                             if e.alert or e.explanation is not None
                             else NO_ANNOTATIONS,
                             "line": e.line,
