@@ -12,7 +12,7 @@ from typing import NamedTuple
 from bridgefiles.model.calls import Call, Contract
 from bridgefiles.model.cards import RANK_CHARS, Card, Rank, Suit
 from bridgefiles.model.deal import Hand
-from bridgefiles.model.fast import make
+from bridgefiles.model.fast import construct, shared_fields
 from bridgefiles.model.seats import Seat, Vulnerability, rotation_from
 
 # Lists (pn, md hands, pw) run South, West, North, East; md digits 1-4 likewise.
@@ -94,10 +94,11 @@ def deal(value: str) -> tuple[Seat | None, str, dict[Seat, Hand | None]]:
     return dealer, digit, hands
 
 
-_DOWN = "A?K?Q?J?T?9?8?7?6?5?4?3?2?"  # a suit's ranks high to low, each once
+_DOWN = "A?+K?+Q?+J?+T?+9?+8?+7?+6?+5?+4?+3?+2?+"  # a suit's ranks high to low, each once
 _WHOLE_HAND_RE = re.compile(f"S({_DOWN})H({_DOWN})D({_DOWN})C({_DOWN})")
 _SUITS_DOWN = tuple(_SUIT_CARDS[suit].__getitem__ for suit in "SHDC")
 _RANKS_DOWN = "AKQJT98765432"
+_HAND_SET = shared_fields(("cards",))  # the fields a Hand built here has set
 
 
 class WholeDeal(NamedTuple):
@@ -120,29 +121,28 @@ def whole_deal(value: str) -> WholeDeal | None:
         return None
     given: list[tuple[str, ...]] = []
     for field in fields:
-        m = _WHOLE_HAND_RE.fullmatch(field)
-        if m is not None:
-            groups = m.groups()
-            if len("".join(groups)) != 13:
+        if field:
+            m = _WHOLE_HAND_RE.fullmatch(field) if len(field) == 17 else None  # 13 cards
+            if m is None:
                 return None
-            given.append(groups)
-        elif field:
-            return None
+            given.append(m.groups())
     if len(given) < 3:
         return None
-    by_suit = ["".join(groups[k] for groups in given) for k in range(4)]
-    if any(len(set(ranks)) != len(ranks) for ranks in by_suit):
+    by_suit = map("".join, zip(*given, strict=True))  # each suit's ranks held
+    # the ranks of each suit no hand holds: as many as the hands leave, unless one repeats
+    rest = tuple("".join([r for r in _RANKS_DOWN if r not in ranks]) for ranks in by_suit)
+    if sum(map(len, rest)) != 52 - 13 * len(given):
         return None  # a card in two hands
-    if len(given) == 3:  # the fourth hand: the ranks of each suit no hand holds
-        rest = tuple("".join(r for r in _RANKS_DOWN if r not in ranks) for ranks in by_suit)
+    if len(given) == 3:  # the fourth hand is the cards left
         given.insert(fields.index(""), rest)
     hands: dict[Seat, Hand | None] = {}
     texts: dict[Seat, str] = {}
-    for seat, (spades, hearts, diamonds, clubs) in zip(LIN_ORDER, given, strict=True):
-        s, h, d, c = _SUITS_DOWN
+    s, h, d, c = _SUITS_DOWN
+    for seat, groups in zip(LIN_ORDER, given, strict=True):
+        spades, hearts, diamonds, clubs = groups
         cards = (*map(s, spades), *map(h, hearts), *map(d, diamonds), *map(c, clubs))
-        hands[seat] = make(Hand, cards=cards)  # in Hand's order: spades first, high to low
-        texts[seat] = f"{spades}.{hearts}.{diamonds}.{clubs}"
+        hands[seat] = construct(Hand, {"cards": cards}, _HAND_SET)  # Hand's order already
+        texts[seat] = ".".join(groups)
     pbn = f"{dealer.value}:" + " ".join(texts[seat] for seat in rotation_from(dealer))
     return WholeDeal(dealer, hands, pbn)
 
