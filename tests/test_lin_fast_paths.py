@@ -163,7 +163,7 @@ def _general_deal(value: str) -> tuple[Seat, dict[Seat, object], str] | None:
     dealer: the dealer, the hands (completed when three are given) and the PBN Deal
     value; None for any other ``md``."""
     try:
-        dealer, digit, hands = values.deal(value)
+        dealer, _digit, hands = values.deal(value)
     except ValueError:
         return None
     given = [h for h in hands.values() if h is not None]
