@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import cast
 
 import pytest
 from click.testing import CliRunner
-from lark import Token
 
 import bridgefiles as bf
 from bridgefiles.cli import main
@@ -21,9 +19,7 @@ from bridgefiles.formats.lin.commands import (
     CHUNK_CAP_FACTOR,
     Chunk,
     Run,
-    accelerated,
     chunks,
-    parser,
 )
 from bridgefiles.formats.lin.source import PendingText
 from bridgefiles.limits import Limits
@@ -235,27 +231,6 @@ def test_a_board_whose_deal_cannot_be_read_still_opens_where_it_did() -> None:
 def test_a_command_name_with_blanks_is_written_as_read_back() -> None:
     f = _stable("pn|a,b,c,d|qx|o3,BOARD 3|rh||md|1SA,,,|")
     assert f.boards
-
-
-# -- the optional accelerator (the ``fast`` extra) ------------------------------------
-
-
-@pytest.mark.skipif(not accelerated(), reason="lark-cython not installed (the fast extra)")
-@pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
-def test_lark_cython_gives_the_same_tokens_as_pure_python(path: Path) -> None:
-    text = path.read_bytes().decode("latin-1")
-
-    def tokens(fast: bool) -> list[tuple[str, str, int | None]]:
-        found = cast("list[Token]", parser(fast).parse(text).children)
-        return [(t.type, t.value, t.start_pos) for t in found]
-
-    assert tokens(True) == tokens(False)
-
-
-def test_the_pure_python_parser_can_be_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BRIDGEFILES_PURE_PYTHON", "1")
-    assert not accelerated()
-    assert "lark_cython" not in type(parser(False).parser).__module__
 
 
 def test_comment_lines_before_the_first_board_stop_being_held_at_the_limit() -> None:

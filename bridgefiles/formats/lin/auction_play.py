@@ -2,7 +2,7 @@
 
 LIN lists cards in playing order; the model keeps PBN's seat columns, so each
 trick's winner (who leads the next) is worked out from the contract
-(:func:`bridgefiles.model.outcome.winning_position`, the one copy of Law 44). This is
+(:data:`bridgefiles.model.outcome.STANDINGS`, the one copy of Law 44). This is
 bookkeeping of the record, not a ruling: the Laws package judges legality.
 """
 
@@ -14,11 +14,17 @@ from dataclasses import dataclass
 from bridgefiles.formats.lin.state import PendingCard
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.fast import construct_all
-from bridgefiles.model.outcome import NO_TRUMP, trick_winner, winning_position
+from bridgefiles.model.outcome import NO_TRUMP, STANDINGS, trick_winner
 from bridgefiles.model.play import PlayedCard, Slot, plain_card_fields
 from bridgefiles.model.seats import Seat
 
 _NOT_PLAYED = PlayedCard(slot=Slot.UNKNOWN)
+_PLAIN = plain_card_fields(None, None, None)
+"""The fields of a plain card (no mark, no annotation): each card gives its own card,
+line and column (a dict merge in the loop costs less than a call a card)."""
+_PLAYING_ORDER = tuple(tuple((k - lead) & 3 for k in range(4)) for lead in range(4))
+"""``_PLAYING_ORDER[lead][k]``: in a trick led ``lead`` places after the first seat, the
+place in playing order of the card in seat column ``k``."""
 
 
 @dataclass
@@ -28,6 +34,7 @@ class Placed:
     slots: tuple[PlayedCard, ...]
     declarer_tricks: int  # tricks won by declarer's side among the complete tricks
     complete_tricks: int
+    indices: list[int] | None  # each slot's card index, when every slot holds a card
 
 
 def place_cards(
@@ -39,32 +46,41 @@ def place_cards(
     """Cards in playing order (each with its card) into ``slots[4*t + k]`` columns.
 
     ``first`` is the opening leader. A short last trick is padded with ``-``.
-    Seats are counted as places after ``first`` here (plain ints, not enum lookups):
-    this runs for every card of every board read.
+    Seats are counted as places after ``first`` here (plain ints, not enum lookups),
+    and each trick's winner is Law 44's table (``STANDINGS``): this runs for every card
+    of every board read.
     """
-    rows = [plain_card_fields(card, line, column) for card, _, _, line, column, _, _ in cards]
-    built = construct_all(PlayedCard, rows)  # one call for the whole play
     played = [c.card.index for c in cards]  # type: ignore[union-attr]  # all known here
-    trump = strain.order if strain is not None else NO_TRUMP
-    slots: list[PlayedCard] = []
+    standings = STANDINGS[strain.order if strain is not None else NO_TRUMP]
+    complete = len(played) // 4
+    order: list[int] = []  # the place in playing order of each slot's card
     lead = 0  # the leader of the trick, as places after ``first``
     # declarer's side, as the parity of places after ``first`` (partners are 2 apart)
-    side = None if declarer is None else first.distance(declarer) & 1
+    side = -1 if declarer is None else first.distance(declarer) & 1
     won = 0
-    complete = len(built) // 4
     for start in range(0, 4 * complete, 4):
-        trick = built[start : start + 4]
-        slots += trick[4 - lead :] + trick[: 4 - lead]  # seat k played card (k - lead) % 4
-        # the winner of the trick (Law 44), ``lead`` places after ``first`` led it
-        lead = (lead + winning_position(played[start : start + 4], trump)) & 3
-        if side is not None and lead & 1 == side:
+        a, b, c, d = played[start : start + 4]
+        standing = standings[a // 13]  # the suit led
+        ranks = (standing[a], standing[b], standing[c], standing[d])
+        order += [start + k for k in _PLAYING_ORDER[lead]]
+        lead = (lead + ranks.index(max(ranks))) & 3  # the winner leads the next trick
+        if lead & 1 == side:
             won += 1
-    if len(built) > 4 * complete:  # a short last trick
-        row = [_NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED]
-        for j, slot in enumerate(built[4 * complete :]):
-            row[(lead + j) & 3] = slot
-        slots += row
-    return Placed(tuple(slots), won, complete)
+    order += range(4 * complete, len(played))  # a short last trick: in its seats below
+    built = construct_all(
+        PlayedCard,
+        [
+            {**_PLAIN, "card": card, "line": line, "column": column}
+            for card, _, _, line, column, _, _ in cards
+        ],
+    )  # one call for the whole play
+    slots = [built[i] for i in order]
+    if len(played) == 4 * complete:
+        return Placed(tuple(slots), won, complete, [played[i] for i in order])
+    row = [_NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED]
+    for j, slot in enumerate(slots[4 * complete :]):
+        row[(lead + j) & 3] = slot
+    return Placed((*slots[: 4 * complete], *row), won, complete, None)
 
 
 def chronological(first: Seat, slots: Sequence[PlayedCard], strain: Strain | None) -> list[Card]:

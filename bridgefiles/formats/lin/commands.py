@@ -2,25 +2,22 @@
 
 Lines are gathered into chunks of some kilobytes that end where no value is open
 (an even count of bars so far, and the line ends with a bar), so a multi-line
-``nt`` stays whole and memory holds one chunk. Each chunk goes through the Lark
-grammar (coarse terminals) and the tokens are split into :class:`Command` values
-with their line and column.
+``nt`` stays whole and memory holds one chunk. Each chunk is lexed with the terminals
+of the grammar (``grammars/lin.lark``, coarse terminals) and the tokens are split into
+:class:`Command` values with their line and column.
 Lines that begin with ``%`` outside a value are comment lines (PbnToLin, aaBridge).
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import cast
 
-from lark import Lark, Token
+from lark import Lark
 
 from bridgefiles.formats.lin.tokens import BLANKS
 
@@ -119,25 +116,16 @@ def grammar_text() -> str:
         return path.read_text("utf-8")
 
 
-def accelerated() -> bool:
-    """Whether ``lark-cython`` (the ``fast`` extra) is there to parse, and not turned off
-    with ``BRIDGEFILES_PURE_PYTHON=1``. Both parsers give the same tokens."""
-    if os.environ.get("BRIDGEFILES_PURE_PYTHON"):
-        return False
-    return importlib.util.find_spec("lark_cython") is not None
-
-
 @cache
-def parser(fast: bool | None = None) -> Lark:
-    """The LALR parser, built once per process: with ``lark-cython`` when ``fast`` (by
-    default when it is installed), else pure-Python Lark."""
-    if fast is None:
-        fast = accelerated()
-    if fast:
-        import lark_cython
-
-        return Lark(grammar_text(), parser="lalr", lexer="basic", _plugins=lark_cython.plugins)
-    return Lark(grammar_text(), parser="lalr", lexer="basic")
+def lexer() -> re.Pattern[str]:
+    """The grammar's terminals as one regex, in the order Lark's lexer tries them
+    (priority, then width), each a named group: a match is exactly the token Lark
+    would give. The grammar's one rule takes any sequence of tokens, so Lark's LALR
+    parser would add only its cost (figures in ``grammars/lin.lark``); every text is a
+    sequence of these tokens (``OPEN_PAIR`` and ``TEXT`` take what the others leave),
+    so the matches cover the whole text."""
+    terminals = Lark(grammar_text(), parser=None, lexer="basic").lexer.terminals  # type: ignore[attr-defined]
+    return re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals))
 
 
 _PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")
@@ -198,11 +186,10 @@ def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
     text = chunk.text
     where = _Positions(text, first_line, first_column)
     out = chunk.items
-    tokens = cast("list[Token]", parser().parse(text).children)  # the grammar has no subtrees
-    for token in tokens:
-        kind = token.type
-        start = token.start_pos or 0
-        body = token.value
+    for token in lexer().finditer(text):
+        kind = token.lastgroup
+        start = token.start()
+        body = token.group()
         if kind == "TEXT":
             if body.strip(BLANKS):
                 lead = len(body) - len(body.lstrip(BLANKS))

@@ -12,13 +12,13 @@ from bridgefiles.formats.lin.state import BoardState, Reading
 from bridgefiles.formats.lin.tokens import FORMAT
 from bridgefiles.formats.lin.vugraph import check_rs
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations
-from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind
+from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind, built_plain_calls
 from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import error, info, warning
 from bridgefiles.model.fast import construct_all, make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
-from bridgefiles.model.play import Play, PlayEnd
+from bridgefiles.model.play import Play, PlayEnd, built_plain
 from bridgefiles.model.seats import Seat
 
 _PLAYER_TAGS = tuple(
@@ -83,7 +83,10 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
             ),
         )
     deal: Deal | None = None
-    if acc.hands is not None:
+    if acc.deal_text is not None:  # a whole, sound deal (values.whole_deal): completed
+        deal = make(Deal, hands=acc.hands, first=dealer)
+        tag("Deal", acc.deal_text)
+    elif acc.hands is not None:
         deal = make(Deal, hands=acc.hands, first=dealer or Seat.N)
         given = [h for h in acc.hands.values() if h is not None]
         distinct = len({c.index for h in given for c in h.cards})
@@ -139,7 +142,9 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
                             "call": e.call,
                             "insufficient": False,
                             "text": None,
-                            "annotations": Annotations(alert=e.alert, explanation=e.explanation)
+                            "annotations": make(
+                                Annotations, alert=e.alert, explanation=e.explanation
+                            )
                             if e.alert or e.explanation is not None
                             else NO_ANNOTATIONS,
                             "line": e.line,
@@ -152,6 +157,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
             line=acc.entries[0].line,
             column=acc.entries[0].column,
         )
+        built_plain_calls(auction, [e.call for e in acc.entries])  # every entry a plain call
         if not acc.unknown_calls:
             found = auction_outcome(auction, first)
             if found.complete and found.contract is not None:
@@ -234,4 +240,6 @@ def build_play(
         line=first_card.line,
         column=first_card.column,
     )
+    if placed.indices is not None:  # whole tricks of plain cards: the Laws' fast path
+        built_plain(play, placed.indices)
     return play, result

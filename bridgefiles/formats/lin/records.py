@@ -140,6 +140,11 @@ def on_pn(r: Reading, acc: BoardState, cmd: Command) -> None:
 
 
 def on_md(r: Reading, acc: BoardState, cmd: Command) -> None:
+    whole = values.whole_deal(cmd.value)
+    if whole is not None:  # the usual md: a whole deal, nothing to say about it
+        acc.dealer, acc.dealer_given, acc.hands = whole.dealer, True, whole.hands
+        acc.md_line, acc.md_column, acc.deal_text = cmd.line, cmd.column, whole.pbn
+        return
     try:
         dealer, digit, hands = values.deal(cmd.value)
     except ValueError as exc:
@@ -155,7 +160,7 @@ def on_md(r: Reading, acc: BoardState, cmd: Command) -> None:
         keep(r, acc, cmd)
         return
     acc.dealer, acc.dealer_given = dealer, bool(digit)
-    acc.hands = hands
+    acc.hands, acc.deal_text = hands, None
     acc.md_line, acc.md_column = cmd.line, cmd.column
     given = [h for h in hands.values() if h is not None]
     if len(given) == 3 and any(len(h) != 13 for h in given):

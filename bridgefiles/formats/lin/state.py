@@ -75,6 +75,7 @@ class BoardState:
     dealer_given: bool = False
     hands: dict[Seat, Hand | None] | None = None
     md_line: int | None = None
+    deal_text: str | None = None  # PBN Deal value of a whole deal read from md (completed)
     md_column: int | None = None
     vulnerability: Vulnerability | None = None
     entries: list[Entry] = field(default_factory=list)

@@ -13,7 +13,8 @@ Lark LALR on this loaded 2-core machine): a grammar with a terminal per command 
 gives Lark 81 tokens a board and parses 643 boards/s, slower than a whole bridgebots
 read (575 boards/s in the same conditions); the coarse grammar gives it 8.5 tokens a
 board and parses 6,114 boards/s (8,869 with ``lark-cython``, the ``fast`` extra),
-leaving the time to building the model.
+leaving the time to building the model. The reader now lexes with the grammar's
+terminals in one regex, without the parser (figures in ``grammars/lin.lark``).
 """
 
 from __future__ import annotations

@@ -7,11 +7,13 @@ cannot; the builder turns that into a diagnostic and keeps the command.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from bridgefiles.model.calls import Call, Contract
 from bridgefiles.model.cards import RANK_CHARS, Card, Rank, Suit
 from bridgefiles.model.deal import Hand
-from bridgefiles.model.seats import Seat, Vulnerability
+from bridgefiles.model.fast import construct, shared_fields
+from bridgefiles.model.seats import Seat, Vulnerability, rotation_from
 
 # Lists (pn, md hands, pw) run South, West, North, East; md digits 1-4 likewise.
 LIN_ORDER: tuple[Seat, Seat, Seat, Seat] = (Seat.S, Seat.W, Seat.N, Seat.E)
@@ -90,6 +92,59 @@ def deal(value: str) -> tuple[Seat | None, str, dict[Seat, Hand | None]]:
         if field.strip():
             hands[seat] = Hand.of(hand(field))
     return dealer, digit, hands
+
+
+_DOWN = "A?+K?+Q?+J?+T?+9?+8?+7?+6?+5?+4?+3?+2?+"  # a suit's ranks high to low, each once
+_WHOLE_HAND_RE = re.compile(f"S({_DOWN})H({_DOWN})D({_DOWN})C({_DOWN})")
+_SUITS_DOWN = tuple(_SUIT_CARDS[suit].__getitem__ for suit in "SHDC")
+_RANKS_DOWN = "AKQJT98765432"
+_HAND_SET = shared_fields(("cards",))  # the fields a Hand built here has set
+
+
+class WholeDeal(NamedTuple):
+    """An ``md`` that gives a whole, sound deal: what :func:`deal` and the completed
+    :class:`~bridgefiles.model.deal.Deal` give for it, and its PBN ``Deal`` value."""
+
+    dealer: Seat
+    hands: dict[Seat, Hand | None]  # all four, in LIN order
+    pbn: str  # the PBN Deal value, from the dealer
+
+
+def whole_deal(value: str) -> WholeDeal | None:
+    """``md`` as BBO writes it, read in a few C-level steps: a dealer digit 1-4, then
+    three or four hands (the fourth is the cards left, lin.md 6.1), each in upper case
+    with its suits in the order S H D C and each suit's ranks high to low, 13 cards a
+    hand and each card once. None for any other value, which :func:`deal` reads."""
+    dealer = DEALER_DIGITS.get(value[:1])
+    fields = value[1:].split(",")
+    if dealer is None or len(fields) != 4:
+        return None
+    given: list[tuple[str, ...]] = []
+    for field in fields:
+        if field:
+            m = _WHOLE_HAND_RE.fullmatch(field) if len(field) == 17 else None  # 13 cards
+            if m is None:
+                return None
+            given.append(m.groups())
+    if len(given) < 3:
+        return None
+    by_suit = map("".join, zip(*given, strict=True))  # each suit's ranks held
+    # the ranks of each suit no hand holds: as many as the hands leave, unless one repeats
+    rest = tuple("".join([r for r in _RANKS_DOWN if r not in ranks]) for ranks in by_suit)
+    if sum(map(len, rest)) != 52 - 13 * len(given):
+        return None  # a card in two hands
+    if len(given) == 3:  # the fourth hand is the cards left
+        given.insert(fields.index(""), rest)
+    hands: dict[Seat, Hand | None] = {}
+    texts: dict[Seat, str] = {}
+    s, h, d, c = _SUITS_DOWN
+    for seat, groups in zip(LIN_ORDER, given, strict=True):
+        spades, hearts, diamonds, clubs = groups
+        cards = (*map(s, spades), *map(h, hearts), *map(d, diamonds), *map(c, clubs))
+        hands[seat] = construct(Hand, {"cards": cards}, _HAND_SET)  # Hand's order already
+        texts[seat] = ".".join(groups)
+    pbn = f"{dealer.value}:" + " ".join(texts[seat] for seat in rotation_from(dealer))
+    return WholeDeal(dealer, hands, pbn)
 
 
 _CALL_RE = re.compile(r"([1-7](?:NT|N|C|D|H|S)|PASS|XX|P|D|R|X|\?)(!?)", re.IGNORECASE)
