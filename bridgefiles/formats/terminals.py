@@ -27,7 +27,7 @@ from lark import Lark
 import bridgefiles
 
 # The grammars whose terminals a reader lexes with (and ships derived).
-LEXED_GRAMMARS = ("pbn.lark",)
+LEXED_GRAMMARS = ("pbn.lark", "lin.lark")
 
 
 def grammar_file_text(name: str) -> str | None:

@@ -13,12 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from pathlib import Path
 
-from lark import Lark
-
+from bridgefiles.formats import terminals
 from bridgefiles.formats.lin.tokens import BLANKS
 
 
@@ -107,25 +103,19 @@ class Chunk:
 
 
 def grammar_text() -> str:
-    try:
-        return (resources.files("bridgefiles.grammars") / "lin.lark").read_text("utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, OSError):
-        import bridgefiles
-
-        path = Path(bridgefiles.__file__).resolve().parents[1] / "grammars" / "lin.lark"
-        return path.read_text("utf-8")
+    """The text of ``lin.lark``, from the installed package or the source tree."""
+    return terminals.grammar_text("lin.lark")
 
 
-@cache
 def lexer() -> re.Pattern[str]:
     """The grammar's terminals as one regex, in the order Lark's lexer tries them
     (priority, then width), each a named group: a match is exactly the token Lark
     would give. The grammar's one rule takes any sequence of tokens, so Lark's LALR
     parser would add only its cost (figures in ``grammars/lin.lark``); every text is a
     sequence of these tokens (``OPEN_PAIR`` and ``TEXT`` take what the others leave),
-    so the matches cover the whole text."""
-    terminals = Lark(grammar_text(), parser=None, lexer="basic").lexer.terminals  # type: ignore[attr-defined]
-    return re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terminals))
+    so the matches cover the whole text. Derived through Lark once, or as shipped
+    beside the grammar (formats/terminals.py)."""
+    return terminals.compiled_terminals("lin.lark")[0]
 
 
 _PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")

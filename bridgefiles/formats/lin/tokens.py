@@ -12,7 +12,7 @@ boards with full auctions and play, parse only, 16 KB chunks, best of 3, pure-Py
 Lark LALR on this loaded 2-core machine): a grammar with a terminal per command pair
 gives Lark 81 tokens a board and parses 643 boards/s, slower than a whole bridgebots
 read (575 boards/s in the same conditions); the coarse grammar gives it 8.5 tokens a
-board and parses 6,114 boards/s (8,869 with ``lark-cython``, the ``fast`` extra),
+board and parses 6,114 boards/s (8,869 with ``lark-cython``),
 leaving the time to building the model. The reader now lexes with the grammar's
 terminals in one regex, without the parser (figures in ``grammars/lin.lark``).
 """
