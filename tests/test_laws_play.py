@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import bridgefiles as bf
 from bridgefiles.laws import play as play_module
 from bridgefiles.laws import replay_auction, replay_play
+from bridgefiles.laws.plain import plain_winners
 from bridgefiles.model import (
     ALL_CARDS,
     Auction,
@@ -380,7 +381,7 @@ def test_plain_plays_are_ruled_as_card_by_card() -> None:
         )
         return (pr.winners, pr.played, pr.won, pr.law64, pr.final, pr.diagnostics)
 
-    plain = play_module._plain_play
+    plain = plain_winners
     taken: list[bool] = []
 
     def counted(*args: Any) -> Any:
@@ -389,9 +390,9 @@ def test_plain_plays_are_ruled_as_card_by_card() -> None:
         return found
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(play_module, "_plain_play", counted)
+        mp.setattr(play_module, "plain_winners", counted)
         fast = [ruling(b) for b in boards]
-        mp.setattr(play_module, "_plain_play", lambda *args: None)
+        mp.setattr(play_module, "plain_winners", lambda *args: None)
         slow = [ruling(b) for b in boards]
     assert sum(taken) > 0.9 * len(boards)  # the generator's plays are plain
     assert fast == slow

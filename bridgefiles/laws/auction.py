@@ -7,7 +7,6 @@ silently: every call the Laws do not let stand gives a diagnostic.
 
 from __future__ import annotations
 
-from itertools import cycle
 from typing import NamedTuple
 
 from bridgefiles.model.auction import (
@@ -342,26 +341,27 @@ def _regular(auction: Auction, outcome: AuctionOutcome) -> AuctionResult:
     where it ends the auction): every call stands, no finding. What :func:`replay_auction`
     would give, laid out from the entries' codes (only a leading '-' is no call)."""
     codes = entry_codes(auction)
-    orders = cycle(_ORDERS[SEAT_ORDER[auction.first]])
+    order = SEAT_ORDER[auction.first]
     calls: list[tuple[Seat, Call]] = []
     append = calls.append
-    last_bid: Call | None = None
-    last_bidder: Seat | None = None
-    first_named: dict[tuple[Side, Strain], Seat] = {}
-    for order, code in zip(orders, codes, strict=False):
-        if code == NONE_CODE:
-            continue
-        call, seat = CALL_BY_CODE[code], ROTATION[order]
-        append((seat, call))
-        if code < PASS_CODE:  # a bid (a regular auction has no '^I')
-            last_bid, last_bidder = call, seat
-            first_named.setdefault((SIDE_BY_ORDER[order], STRAIN_BY_ORDER[code % 5]), seat)
+    last = -1  # the last bid's code and its bidder's order
+    last_order = 0
+    named: dict[int, int] = {}  # side parity * 5 + strain order -> the first to name it
+    for code in codes:
+        if code != NONE_CODE:
+            append(_LAID[order][code])
+            if code < PASS_CODE:  # a bid (a regular auction has no '^I')
+                last, last_order = code, order
+                key = (order & 1) * 5 + code % 5
+                if key not in named:
+                    named[key] = order
+        order = (order + 1) & 3
     if outcome.ended_at is None:  # AP: the passes that end it
         passes = 0
         while passes < len(codes) and codes[-1 - passes] == PASS_CODE:
             passes += 1
         seat = auction.first.offset(len(codes))
-        for _ in range((4 if last_bid is None else 3) - passes):
+        for _ in range((4 if last < 0 else 3) - passes):
             calls.append((seat, PASS))
             seat = seat.lho
     return AuctionResult(
@@ -374,7 +374,17 @@ def _regular(auction: Auction, outcome: AuctionOutcome) -> AuctionResult:
         first_illegal=None,
         stopped=auction.end in (AuctionEnd.STOPPED, AuctionEnd.CONTINUE),
         unknown=False,
-        last_bid=last_bid,
-        last_bidder=last_bidder,
-        first_named=tuple((s, d, seat) for (s, d), seat in first_named.items()),
+        last_bid=CALL_BY_CODE[last] if last >= 0 else None,
+        last_bidder=ROTATION[last_order] if last >= 0 else None,
+        first_named=tuple([_FIRST_NAMED[key][seat] for key, seat in named.items()]),
     )
+
+
+# ``_LAID[order][code]``: the call of that code with the seat of that order, as the
+# replay lays it out; ``_FIRST_NAMED[side parity * 5 + strain order][order]``: the
+# entry of ``AuctionResult.first_named`` for that side, strain and seat
+_LAID = tuple(tuple((seat, call) for call in CALL_BY_CODE) for seat in ROTATION)
+_FIRST_NAMED = tuple(
+    tuple((SIDE_BY_ORDER[key // 5], STRAIN_BY_ORDER[key % 5], seat) for seat in ROTATION)
+    for key in range(10)
+)

@@ -7,6 +7,7 @@ only the outcome (Result); a LIN claim (``mc``) gives declarer's total.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from bridgefiles.laws.editions import Edition
@@ -37,6 +38,13 @@ def tricks_after_claim(won: int, played: int, claimed: int) -> int:
 def claim_is_possible(won: int, played: int, total: int) -> bool:
     """A claimed total must lie between the tricks already won and all that remain (3)."""
     return won <= total <= won + (13 - played)
+
+
+def outright_split(won: int, played: int, total: int) -> tuple[int, ...]:
+    """The claim that gives declarer ``total`` tricks with no Law 64 transfer, having won
+    ``won`` of ``played``: the tricks claimed, or none when the tricks left cannot."""
+    claimed = total - won
+    return (claimed,) if 0 <= claimed <= 13 - played else ()
 
 
 def _with_claim(winners: tuple[Seat, ...], declarer: Seat, claimed: int) -> list[Seat]:
@@ -129,8 +137,11 @@ def _agreed_total(
     record does not fix the transfer: the settlement is unresolved, never a guess.
     """
     won = winners.count(declarer) + winners.count(declarer.partner)
+    splits: Sequence[int] = range(13 - len(winners), -1, -1)  # tricks claimed, most first
+    if not revokes:  # no split moves a trick: only one can give the total
+        splits = outright_split(won, len(winners), total)
     found: list[Settlement] = []
-    for claimed in range(13 - len(winners), -1, -1):
+    for claimed in splits:
         law = apply_law64(revokes, _with_claim(winners, declarer, claimed), laws=laws)
         moved = law.to_side(declarer.side)
         if won + claimed + moved == total and (moved != 0 or not transfer):

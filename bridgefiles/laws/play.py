@@ -16,11 +16,12 @@ from typing import NamedTuple
 
 from bridgefiles.laws.claims import Settlement, settle
 from bridgefiles.laws.editions import Edition
+from bridgefiles.laws.plain import plain_winners
 from bridgefiles.laws.revokes import Revoke, RevokeRuling
 from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Card, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
-from bridgefiles.model.outcome import NO_TRUMP, STANDINGS, winning_position
+from bridgefiles.model.outcome import NO_TRUMP, winning_position
 from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot, card_indices
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
@@ -50,12 +51,13 @@ def _where(slot: PlayedCard, trick: int, seat: Seat) -> dict[str, object]:
 
 _FULL = (1 << 52) - 1
 _BIT = tuple(1 << i for i in range(52))
-_BIT_OF = dict(enumerate(_BIT))  # (a dict's __getitem__ is a quicker callable than a tuple's)
 _SUIT_MASK = 0x1FFF  # a suit's 13 bits, shifted by 13 * suit order
 _INDEX = attrgetter("index")
 _CARD, _NEXT = Slot.CARD, Slot.NEXT
 # the seats of a trick in playing order, by the leader's order
 _ORDERS = tuple(tuple((lead + k) & 3 for k in range(4)) for lead in range(4))
+# the seats of the record's columns, by the order of the seat of its first column
+_SEATS = tuple(tuple(ROTATION[(first + k) & 3] for k in range(4)) for first in range(4))
 
 
 class _Hands:
@@ -135,58 +137,6 @@ class _Hands:
             self.pool ^= bit
         self.played[index] = (trick, who)
         return None
-
-
-_SUIT_OF = tuple(i // 13 for i in range(52))
-_SUIT_OF_CARD = dict(enumerate(_SUIT_OF))  # the same, as a dict for map()
-_LED_BOTTOM, _LED_TOP = 50, 62  # the standings of the cards of the suit led (STANDINGS)
-
-
-def _plain_play(play: Play, hands: _Hands, first: int, lead: int, trump: int) -> list[int] | None:
-    """The trick winners (seat orders) of a play with nothing for the Laws to say, else None.
-
-    Nothing to say: whole tricks, every one a card without marks, each card held by the
-    seat of its column in a sound deal, and every card following suit when its player
-    still held one of the suit led. Then the replay card by card would find nothing
-    either; so this is the same ruling, taken in a few list operations a trick. Anything
-    else (None) goes card by card.
-    """
-    n = len(play.slots)
-    if not n or n > 52 or n & 3 or not hands.sound:
-        return None
-    cards = card_indices(play)
-    if cards is None:
-        return None
-    unplayed: list[int] = [0, 0, 0, 0]  # by seat: the cards never played
-    bit = _BIT_OF.__getitem__
-    columns = (cards[0::4], cards[1::4], cards[2::4], cards[3::4])
-    for column, mine in enumerate(columns):
-        seat = (first + column) & 3
-        mask = sum(map(bit, mine))  # as many bits as cards unless a card repeats
-        held = hands.held[seat]
-        assert held is not None  # a sound deal has four hands
-        if mask.bit_count() != len(mine) or mask & ~held:
-            return None  # a card played twice, or one the seat does not hold
-        unplayed[seat] = held & ~mask
-    standings = STANDINGS[trump]  # Law 44, one table lookup a card
-    winners: list[int] = []
-    append = winners.append
-    for row in zip(*columns, strict=True):  # a trick, by column
-        led = _SUIT_OF[row[(lead - first) & 3]]
-        standing = standings[led]
-        a, b, c, d = standing[row[0]], standing[row[1]], standing[row[2]], standing[row[3]]
-        best = max(a, b, c, d)
-        if best > _LED_TOP or min(a, b, c, d) < _LED_BOTTOM:  # a card not of the suit led
-            base = 4 * len(winners)
-            for column, card in enumerate(row):
-                if card // 13 != led:
-                    seat = (first + column) & 3
-                    later = map(_SUIT_OF_CARD.__getitem__, cards[base + 4 + column :: 4])
-                    if led in later or unplayed[seat] >> (13 * led) & _SUIT_MASK:
-                        return None  # he still held one: a revoke
-        lead = (first + (a, b, c, d).index(best)) & 3
-        append(lead)
-    return winners
 
 
 def _marked_leads(
@@ -269,31 +219,52 @@ def replay_play(
     Seats are counted as their order (0-3) and cards as their index (0-51) inside
     the loop: it runs for every card of every board validated.
     """
-    diags: list[Diagnostic] = []
-    hands = _Hands(deal, masks)
-    held, suits = hands.held, hands.suits
     if leader is None:
         leader = declarer.lho if declarer is not None else None
-    dummy = SEAT_ORDER[declarer.partner] if declarer is not None else -1
     slots = play.slots
     nslots = len(slots)
-    ntricks = min(13, (nslots + 3) // 4)
-    if nslots > 52:
-        diags.append(error("play", "more than 13 tricks are recorded", line=play.line))
     first = SEAT_ORDER[play.first]
     trump = strain.order if strain is not None else NO_TRUMP
     lead = SEAT_ORDER[leader] if leader is not None else 0  # the leader, by order
+    hands = None if masks is not None else _Hands(deal)
+    sound = masks if hands is None else hands.held if hands.sound else None  # by seat order
+    if sound is not None and leader is not None and strain is not None:
+        indices = card_indices(play) if nslots and nslots <= 52 and not nslots & 3 else None
+        columns = plain_winners(indices, sound, first, lead, trump) if indices else None
+        if columns is not None:  # nothing for the Laws to say card by card
+            won_by = tuple(map(_SEATS[first].__getitem__, columns))
+            played = None
+            if declarer is not None:
+                d = (SEAT_ORDER[declarer] - first) & 3  # declarer's column
+                played = columns.count(d) + columns.count(d ^ 2)
+            return _ending(
+                play,
+                won_by,
+                (),
+                [],
+                played,
+                nslots >> 2,
+                declarer,
+                marked,
+                result_tricks,
+                result_disputed,
+                laws,
+            )
+    if hands is None:
+        hands = _Hands(deal, masks)
+    held, suits = hands.held, hands.suits
+    hands.count_suits()
+    diags: list[Diagnostic] = []
+    dummy = SEAT_ORDER[declarer.partner] if declarer is not None else -1
+    ntricks = min(13, (nslots + 3) // 4)
+    if nslots > 52:
+        diags.append(error("play", "more than 13 tricks are recorded", line=play.line))
     winners: list[int] = []
     revokes: list[Revoke] = []
     following = leader is not None  # the play order is known
     after_next = False  # a '+' was met: nothing real may come after it
     next_at = 0  # the trick of the '+'
     last_trick_seen = 0
-    plain = _plain_play(play, hands, first, lead, trump) if following and strain else None
-    if plain is not None:
-        winners, last_trick_seen, ntricks = plain, ntricks, 0
-    else:
-        hands.count_suits()
     for t in range(ntricks):
         number = t + 1
         tslots = slots[4 * t : 4 * t + 4]
@@ -421,38 +392,72 @@ def replay_play(
             )
         )
     won_by = tuple(map(ROTATION.__getitem__, winners))
-    complete = len(winners) == 13
+    played = None
+    if declarer is not None:
+        d = SEAT_ORDER[declarer]
+        played = winners.count(d) + winners.count(d ^ 2)
+    return _ending(
+        play,
+        won_by,
+        tuple(settled),
+        diags,
+        played,
+        last_trick_seen,
+        declarer,
+        marked,
+        result_tricks,
+        result_disputed,
+        laws,
+    )
+
+
+def _ending(
+    play: Play,
+    won_by: tuple[Seat, ...],
+    revokes: tuple[Revoke, ...],
+    diags: list[Diagnostic],
+    played: int | None,
+    recorded: int,
+    declarer: Seat | None,
+    marked: bool,
+    result_tricks: int | None,
+    result_disputed: bool,
+    laws: Edition,
+) -> PlayResult:
+    """How a replay ends, for a plain play as for one followed card by card: the tricks
+    settled with any claim and Law 64 (``claims.settle``), the findings in trick order.
+
+    ``won_by``: the winners of the tricks followed to the end; ``played``: declarer's
+    side's among them; ``recorded``: the last trick with a card recorded.
+    """
+    stopped = play.end is PlayEnd.STOPPED or play.claim is not None
+    complete = len(won_by) == 13
     settlement = settle(
         winners=won_by,
-        revokes=tuple(settled),
+        revokes=revokes,
         declarer=declarer,
         complete=complete,
         stopped=stopped,
         claim=play.claim.tricks if play.claim is not None else None,
         result=result_tricks if play.end is PlayEnd.STOPPED else None,
         result_disputed=result_disputed,
-        recorded=last_trick_seen,
+        recorded=recorded,
         laws=laws,
     )
     diags.extend(settlement.diagnostics)
+    resolved = settlement.resolved
     for ruling in settlement.law64.rulings:
-        diags.append(
-            _revoke_diagnostic(ruling.revoke, ruling, declarer, marked, settlement.resolved)
-        )
+        diags.append(_revoke_diagnostic(ruling.revoke, ruling, declarer, marked, resolved))
     if len(diags) > 1:
         diags.sort(key=lambda d: d.trick or 0)
-    played = None
-    if declarer is not None:
-        d = SEAT_ORDER[declarer]
-        played = winners.count(d) + winners.count(d ^ 2)
     return PlayResult(
         winners=won_by,
         played=played,
         won=settlement.won,
-        law64=settlement.law64_declarer if settlement.resolved else _unknown(settlement),
+        law64=settlement.law64_declarer if resolved else _unknown(settlement),
         final=settlement.final,
         settlement=settlement,
-        revokes=tuple(settled),
+        revokes=revokes,
         diagnostics=tuple(diags),
         complete=complete,
         stopped=stopped,
