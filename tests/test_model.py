@@ -201,3 +201,12 @@ def test_tags_by_name_follow_the_tags_of_each_copy() -> None:
     assert other.tag("Result") == "7" and other.tag("Board") is None
     assert board.with_tag("Result", "11").tag("Result") == "11"
     assert board.tag("Result") == "9"  # the original's index is its own
+
+
+@pytest.mark.parametrize("text", [str(n) for n in range(14)])
+def test_a_bare_trick_count_reads_as_one_shared_result(text: str) -> None:
+    """Result.parse of "0".."13" is a shared value, equal to the one built from it."""
+    shared = Result.parse(text)
+    assert shared is Result.parse(text)
+    assert shared == Result.parse(f" {text} ") == Result(tricks=int(text))
+    assert Result.parse(f"^{text}") == Result(tricks=int(text), disputed=True)

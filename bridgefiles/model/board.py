@@ -141,6 +141,9 @@ class Result(BaseModel):
 
     @classmethod
     def parse(cls, text: str) -> Result:
+        found = _RESULT_TEXTS.get(text)
+        if found is not None:
+            return found
         t = text.strip()
         disputed = t.startswith("^")
         if disputed:
@@ -183,6 +186,12 @@ _NO_VALUE = (None, *_UNKNOWN)  # a tag absent or unknown: no view
 
 
 T = TypeVar("T")
+
+
+# The usual Result values, a bare trick count ("0" to "13"): one shared value each
+# (frozen), as Contract.parse gives, instead of a model built every board.
+_RESULT_TEXTS: dict[str, Result] = {}
+_RESULT_TEXTS.update({str(n): Result.parse(str(n)) for n in range(14)})
 
 
 class view(Generic[T]):  # lower case: a decorator, like property
