@@ -249,10 +249,10 @@ class Board(BaseModel):
     def tag(self, name: str) -> str | None:
         """The value in use of tag ``name`` (first one wins, PBN 2.6), or None."""
         fields = self.__dict__  # (asked a dozen times a board: the index's look-up inlined)
-        kept = fields.get("_tags_by_name")
+        kept = fields.get("_tag_values")
         if kept is None or kept[0] is not fields["tags"]:
-            kept = _index_tags(self)
-        value: str | None = kept[2].get(name)
+            kept = _index_values(self)
+        value: str | None = kept[1].get(name)
         return value
 
     def tag_pair(self, name: str) -> TagPair | None:
@@ -412,24 +412,26 @@ def keep_deal_masks(board: Board, masks: DealMasks) -> None:
 
 
 def _by_name(board: Board) -> dict[str, TagPair]:
-    """The board's tags by name, the first of each name (PBN 2.6)."""
+    """The board's tags by name, the first of each name (PBN 2.6): built once for its
+    ``tags`` tuple and kept beside it, so a copy with other tags never uses a stale index."""
     fields = board.__dict__  # (one look-up: a model's attributes cost more than a dict's)
+    tags = fields["tags"]
     kept = fields.get("_tags_by_name")
-    if kept is None or kept[0] is not fields["tags"]:
-        kept = _index_tags(board)
-    index: dict[str, TagPair] = kept[1]
+    if kept is not None and kept[0] is tags:
+        index: dict[str, TagPair] = kept[1]
+        return index
+    index = {t.name: t for t in reversed(tags)}
+    fields["_tags_by_name"] = (tags, index)
     return index
 
 
-def _index_tags(board: Board) -> tuple[tuple[TagPair, ...], dict[str, TagPair], dict[str, str]]:
-    """The board's tags by name and their values by name, the first of each name (PBN
-    2.6): built once for its ``tags`` tuple, since the Laws and the scorer ask a dozen tags
-    of every board. Kept beside the tuple it indexes, so a copy with other tags never uses
-    a stale index."""
+def _index_values(board: Board) -> tuple[tuple[TagPair, ...], dict[str, str]]:
+    """The board's tag values by name, the first of each name (PBN 2.6), for ``tag``: the
+    Laws and the scorer ask a dozen tags of every board. Kept beside the tags tuple it
+    indexes, as :func:`_by_name` is."""
     tags = board.__dict__["tags"]
-    index = {t.name: t for t in reversed(tags)}
-    kept = (tags, index, {name: t.value for name, t in index.items()})
-    board.__dict__["_tags_by_name"] = kept
+    kept = (tags, {t.name: t.value for t in reversed(tags)})
+    board.__dict__["_tag_values"] = kept
     return kept
 
 
