@@ -23,7 +23,8 @@ from bridgefiles.errors import (
     UsageError,
 )
 from bridgefiles.formats import registry
-from bridgefiles.formats.decode import LineDecoder, Lines
+from bridgefiles.formats.decode import LineDecoder
+from bridgefiles.formats.lines import Lines
 from bridgefiles.formats.registry import FileInfo, Format, ReadOptions
 from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
 from bridgefiles.model.board import Board

@@ -23,7 +23,8 @@ from strategies import pbn_params
 
 import bridgefiles as bf
 from bridgefiles import synthetic
-from bridgefiles.formats.decode import LineDecoder, Lines
+from bridgefiles.formats.decode import LineDecoder
+from bridgefiles.formats.lines import Lines
 from bridgefiles.formats.pbn import split
 
 

@@ -24,7 +24,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from bridgefiles.formats.decode import line_batches, text_lines
+from bridgefiles.formats.decode import text_lines
+from bridgefiles.formats.lines import line_batches
 from bridgefiles.formats.pbn.tags import TABLES, TAG_PAIR
 from bridgefiles.model.diagnostic import Severity
 
