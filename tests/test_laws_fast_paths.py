@@ -198,7 +198,7 @@ def test_fast_paths_on_the_corpus(path: Path) -> None:
                 _check_auction(board.auction, board.dealer, marked)
             # the codes its reader gave, against the codes worked out from the entries
             fresh_auction = board.auction.model_copy(
-                update={"entries": tuple(board.auction.entries)}
+                update={"entries": tuple(list(board.auction.entries))}  # a new tuple
             )
             assert entry_codes(fresh_auction) == entry_codes(board.auction)
             assert auction_outcome(fresh_auction, board.dealer) == board.outcome
@@ -209,7 +209,7 @@ def test_fast_paths_on_the_corpus(path: Path) -> None:
         if play is None or not play.slots:
             continue
         # a copy with the same slots in a new tuple: nothing vouched for, looked at afresh
-        fresh = play.model_copy(update={"slots": tuple(play.slots)})
+        fresh = play.model_copy(update={"slots": tuple(list(play.slots))})
         assert card_indices(fresh) == card_indices(play)
         deal = board.deal
         masks = whole_deal_masks(text) if text else None
