@@ -65,6 +65,9 @@ def _utf8_tail(body: bytes) -> int:
     return 0
 
 
+_RUN = 512  # lines a batch of decoded text holds at most (a chunk is ~3,800 of them)
+
+
 @dataclass
 class LineDecoder:
     """Decodes binary lines; remembers the charset it settled on and what it found.
@@ -121,7 +124,8 @@ class LineDecoder:
             if not self._utf16 and self._plain_batch(batch):
                 lineno += len(batch)
                 codec = "ascii" if self._ascii_batch else "utf-8"
-                yield [raw.decode(codec) for raw in batch]
+                for i in range(0, len(batch), _RUN):  # (a chunk's lines in runs: less held)
+                    yield [raw.decode(codec) for raw in batch[i : i + _RUN]]
                 continue
             run: list[str] = []
             for raw in batch:
