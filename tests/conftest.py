@@ -1,8 +1,12 @@
 """Shared test set-up: one hypothesis profile for every run, so no outcome depends on the
-draw, the order or an example database left by an earlier run (issue 28)."""
+draw, the order or an example database left by an earlier run (issue 28), and ``--order``
+to run the tests reversed or shuffled, which shows that none depends on another."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Derandomized: each test's examples follow from its own name, the same in every run and
@@ -17,3 +21,22 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("bridgefiles")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--order",
+        default="file",
+        help="run the tests in file order (default), 'reverse', or 'shuffle:SEED': no test "
+        "may depend on what ran before it, and this shows it",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    order = str(config.getoption("--order"))
+    if order == "reverse":
+        items.reverse()
+    elif order.startswith("shuffle:"):
+        random.Random(order.partition(":")[2]).shuffle(items)
+    elif order != "file":
+        raise pytest.UsageError(f"--order takes file, reverse or shuffle:SEED, not {order!r}")

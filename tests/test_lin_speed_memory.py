@@ -7,6 +7,7 @@ streaming read's peak above what was traced before it, against the largest board
 
 from __future__ import annotations
 
+import gc
 import io
 import tracemalloc
 from collections.abc import Callable
@@ -71,6 +72,7 @@ def _peak(data: bytes) -> tuple[int, int]:
     """Peak traced bytes of a streaming read above the base, and the largest board's input
     (the whole input when no board is read: all of it is then the file's preamble)."""
     sum(1 for _ in bf.read(io.BytesIO(BOARD.encode()), "lin"))  # parser built, caches warm
+    gc.collect()  # the same start whatever ran before (issue 28)
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]

@@ -10,6 +10,7 @@ of boards (scoring's records wait on disk: ``tests/test_scoring_store.py``).
 
 from __future__ import annotations
 
+import gc
 import io
 import tracemalloc
 from pathlib import Path
@@ -192,6 +193,7 @@ def _event(boards: int) -> bytes:
 def _traced_peak(data: bytes, tmp_path: Path, **options: object) -> int:
     source = tmp_path / "in.pbn"
     source.write_bytes(data)
+    gc.collect()  # the same start for every measure, whatever ran before (issue 28)
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
@@ -206,16 +208,18 @@ def _traced_peak(data: bytes, tmp_path: Path, **options: object) -> int:
 def test_peak_memory_does_not_grow_with_the_boards(
     tmp_path: Path, options: dict[str, object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Four times the boards: the traced peak grows by at most 2 KB a board more (what
+    """Four times the boards: the traced peak grows by at most 6 KB a board more (what
     reading leaves to the garbage collector between its rounds, and the reader's
     chunk of input, bounded both). Holding the boards, as both did before, cost 44 KB
     (score) and 36 KB (preserve) a board of these 560 bytes; scoring's records in
     memory about 7 KB at the peak of a pairs event, before they went to disk (here a
-    cache of 32 records, so most of them do)."""
+    cache of 32 records, so most of them do). What is measured moves with what ran
+    before in the process (0.6-1.6 KB a board for score, seen at 2.0 once): the bound
+    sits well above that and well below holding a board (issue 28)."""
     from bridgefiles.scoring import store
 
     monkeypatch.setattr(store, "CACHE", 32)
-    per_board = 2_000
+    per_board = 6_000
     small, big = _event(30), _event(120)  # four tables a deal: 120 and 480 boards
     boards = (len(bf.load(big).boards), len(bf.load(small).boards))
     assert boards == (480, 120)
