@@ -11,7 +11,7 @@ from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring.board import board_dealer, board_vulnerability, parse_board_number
-from bridgefiles.scoring.duplicate import contract_score
+from bridgefiles.scoring.duplicate import ns_points
 from bridgefiles.scoring.method import parse_scoring
 from bridgefiles.scoring.rubber import RubberState
 from bridgefiles.scoring.values import SidedValue
@@ -137,26 +137,6 @@ def rubber_history_diagnostics(board: Board) -> list[Diagnostic]:
     ]
 
 
-def expected_ns_score(
-    board: Board,
-    contract: Contract | None,
-    declarer: Seat | None,
-    tricks_final: int | None,
-    *,
-    old_mp: bool = False,
-) -> int | None:
-    """The Law 77 score for N-S, or None when the board does not let us know it."""
-    if contract is None:
-        return None
-    if contract.passed_out:
-        return 0
-    vul = board.vulnerable
-    if declarer is None or tricks_final is None or vul is None or contract.level is None:
-        return None
-    points = contract_score(contract, vul.is_vulnerable(declarer), tricks_final, old_mp=old_mp)
-    return points if declarer.side is Side.NS else -points
-
-
 def _describe(contract: Contract, declarer: Seat | None, tricks: int | None) -> str:
     if contract.passed_out:
         return "passed out"
@@ -186,12 +166,12 @@ def score_diagnostics(
         return []  # the tag's syntax is the reader's finding (tag-value)
     if given.artificial:
         return []
-    ns = expected_ns_score(board, contract, declarer, tricks_final)
+    ns = ns_points(contract, declarer, tricks_final, board.vulnerable)
     if ns is None or contract is None:
         return []
     accepted = {ns}
     if method.has("OldMP"):
-        old = expected_ns_score(board, contract, declarer, tricks_final, old_mp=True)
+        old = ns_points(contract, declarer, tricks_final, board.vulnerable, old_mp=True)
         if old is not None:
             accepted.add(old)
     problems: list[str] = []

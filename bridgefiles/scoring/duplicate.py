@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bridgefiles.model.calls import Contract, Risk
 from bridgefiles.model.cards import Strain
+from bridgefiles.model.seats import Seat, Side, Vulnerability
 
 _MULTIPLIER = {Risk.NONE: 1, Risk.DOUBLED: 2, Risk.REDOUBLED: 4}
 
@@ -78,3 +79,24 @@ def made_premiums(contract: Contract, vulnerable: bool, overtricks: int) -> int:
         return points + overtricks * (20 if contract.strain.is_minor else 30)
     per = (200 if vulnerable else 100) * (2 if contract.risk is Risk.REDOUBLED else 1)
     return points + overtricks * per + (50 if contract.risk is Risk.DOUBLED else 100)
+
+
+def ns_points(
+    contract: Contract | None,
+    declarer: Seat | None,
+    tricks: int | None,
+    vul: Vulnerability | None,
+    *,
+    old_mp: bool = False,
+) -> int | None:
+    """N-S's Law 77 points, when contract, declarer, tricks and vulnerability are known
+    (the one place a board's score is signed for a side: the validator's check, travellers
+    and scoring records all ask here)."""
+    if contract is None:
+        return None
+    if contract.passed_out:
+        return 0
+    if declarer is None or tricks is None or vul is None or contract.level is None:
+        return None
+    points = contract_score(contract, vul.is_vulnerable(declarer), tricks, old_mp=old_mp)
+    return points if declarer.side is Side.NS else -points

@@ -24,9 +24,10 @@ from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring.changes import Changes, Step, new_findings, with_table
+from bridgefiles.scoring.duplicate import ns_points
 from bridgefiles.scoring.method import ScoringMethod, parse_scoring
 from bridgefiles.scoring.settings import ScoreSettings
-from bridgefiles.scoring.traveller import MISSING, digits_problem, ns_points
+from bridgefiles.scoring.traveller import MISSING, digits_problem
 from bridgefiles.scoring.values import SidedValue, format_number
 from bridgefiles.scoring.view import scoring_view
 

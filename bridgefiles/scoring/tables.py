@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from bridgefiles.model.board import Board, Table
+from bridgefiles.scoring.duplicate import ns_points
 from bridgefiles.scoring.method import ScoringMethod
 from bridgefiles.scoring.record import Record, Records, close, score_text
 from bridgefiles.scoring.settings import ScoreSettings
@@ -20,7 +21,6 @@ from bridgefiles.scoring.traveller import (
     cell_number,
     element,
     make_table,
-    ns_points,
     set_cells,
 )
 from bridgefiles.scoring.values import format_number

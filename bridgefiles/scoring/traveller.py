@@ -18,8 +18,8 @@ from functools import lru_cache
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Column, Table
 from bridgefiles.model.calls import Contract
-from bridgefiles.model.seats import Seat, Side, Vulnerability
-from bridgefiles.scoring.duplicate import contract_score
+from bridgefiles.model.seats import Seat, Vulnerability
+from bridgefiles.scoring.duplicate import ns_points
 from bridgefiles.scoring.matchpoints import Adjusted, AdjustedPercentages, is_artificial_mark
 
 MISSING = ("", "-", "?")
@@ -103,25 +103,6 @@ def _number(
             "(raise it with Limits(max_number_digits=...))",
         )
     return Decimal(t.lstrip("+")), None
-
-
-def ns_points(
-    contract: Contract | None,
-    declarer: Seat | None,
-    tricks: int | None,
-    vul: Vulnerability | None,
-    *,
-    old_mp: bool = False,
-) -> int | None:
-    """N-S's Law 77 points, when contract, declarer, tricks and vulnerability are known."""
-    if contract is None:
-        return None
-    if contract.passed_out:
-        return 0
-    if declarer is None or tricks is None or vul is None or contract.level is None:
-        return None
-    points = contract_score(contract, vul.is_vulnerable(declarer), tricks, old_mp=old_mp)
-    return points if declarer.side is Side.NS else -points
 
 
 def _parse_contract(text: str | None) -> Contract | None:

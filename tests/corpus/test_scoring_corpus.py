@@ -13,17 +13,17 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from shared import REAL, REAL_LIN, REAL_PBN
 
 import bridgefiles as bf
 from bridgefiles.model.board import Board
 from bridgefiles.model.file import BridgeFile
 from bridgefiles.model.seats import Seat, Side
+from bridgefiles.scoring.duplicate import ns_points
 from bridgefiles.scoring.matchpoints import AdjustedPercentages
-from bridgefiles.scoring.traveller import entries_from_table, ns_points
+from bridgefiles.scoring.traveller import entries_from_table
 from bridgefiles.scoring.values import SidedValue
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-REAL = SHARED / "corpus" / "real"
 SCORE_TAGS = ("Score", "ScoreIMP", "ScoreMP", "ScorePercentage")
 
 if not REAL.is_dir():
@@ -117,14 +117,14 @@ PBN_SCORES: dict[str, dict[str, tuple[int, int, int]]] = {
 
 @pytest.mark.parametrize("name", sorted(PBN_SCORES))
 def test_pbn_scores_agree(name: str) -> None:
-    original = _load(REAL / "pbn" / name)
+    original = _load(REAL_PBN / name)
     assert _agreement(original) == PBN_SCORES[name]
 
 
 @pytest.mark.parametrize("name", sorted(PBN_SCORES))
 def test_pbn_disagreements_are_reported(name: str) -> None:
     """``score-mismatch`` is reported exactly for the values that disagree (none here)."""
-    original = _load(REAL / "pbn" / name)
+    original = _load(REAL_PBN / name)
     expected = sum(checked - agree for _, checked, agree in PBN_SCORES[name].values())
     scored = bf.score(original)
     found = [d for b in scored.boards for d in b.diagnostics if d.code == "score-mismatch"]
@@ -145,7 +145,7 @@ TRAVELLERS: dict[str, tuple[int, int, int, int, int]] = {
 
 @pytest.mark.parametrize("name", sorted(TRAVELLERS))
 def test_travellers_agree(name: str) -> None:
-    original = _load(REAL / "pbn" / name)
+    original = _load(REAL_PBN / name)
     tables = rows = given = agree = 0
     for board in original.boards:
         table = board.table("ScoreTable")
@@ -258,7 +258,7 @@ def _rs_entry(entry: str) -> tuple[str, Seat | None, int | None] | None:
 
 @pytest.mark.parametrize("name", sorted(VUGRAPH))
 def test_vugraph_results_agree(name: str) -> None:
-    original = _load(REAL / "lin" / "vugraph" / name)
+    original = _load(REAL_LIN / "vugraph" / name)
     header = {e.key: e.value for b in original.boards for e in b.extras if e.key in ("vg", "rs")}
     if "rs" not in header or "vg" not in header:
         pytest.fail(f"{name}: no rs/vg header read")
@@ -295,7 +295,7 @@ def test_vugraph_results_agree(name: str) -> None:
 
 def test_vugraph_teams_imps_written() -> None:
     """A teams vugraph gets ScoreIMP on both rooms, opposite, and the running match total."""
-    scored = bf.score(_load(REAL / "lin" / "vugraph" / "bph__00350.lin"))
+    scored = bf.score(_load(REAL_LIN / "vugraph" / "bph__00350.lin"))
     rooms: dict[str, dict[str, Board]] = {}
     for board in scored.boards:
         rooms.setdefault(board.board_number or "", {})[(board.room or "").lower()] = board
@@ -313,7 +313,7 @@ def test_vugraph_teams_imps_written() -> None:
 
 def test_teams_event_standings() -> None:
     """The RealBridge qualifier: 15 matches of 10 boards, VPs summed per team."""
-    scored = bf.score(_load(REAL / "pbn" / "endplay__example2.pbn"))
+    scored = bf.score(_load(REAL_PBN / "endplay__example2.pbn"))
     standings = scored.boards[-1].table("TotalScoreTable")
     assert standings is not None
     rows = standings.records()
