@@ -8,12 +8,7 @@
 
 from collections.abc import Callable
 
-# The submodule bridgefiles.validate is imported first, so that the function
-# bf.validate bound below is not replaced by the module of the same name when
-# the submodule is imported later (importing a submodule sets the attribute).
-import bridgefiles.validate as _validate_module  # noqa: F401
 from bridgefiles.api import dumps, iter_dumps, load, loads, read, score, validate, write
-from bridgefiles.conversion import Conversion, convert
 from bridgefiles.errors import (
     BridgeFileError,
     InternalError,
@@ -21,9 +16,10 @@ from bridgefiles.errors import (
     UnreadableInputError,
     UsageError,
 )
+from bridgefiles.jobs.conversion import Conversion, convert
+from bridgefiles.jobs.report import FileReport, render_json, render_text, validate_input
 from bridgefiles.model import Board, BridgeFile
 from bridgefiles.model.diagnostic import Diagnostic, Severity
-from bridgefiles.report import FileReport, render_json, render_text, validate_input
 
 __version__ = "0.1.0"
 

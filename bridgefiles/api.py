@@ -14,16 +14,8 @@ from itertools import chain
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 from bridgefiles.errors import BridgeFileError, UsageError
-from bridgefiles.formats import registry
-from bridgefiles.formats.decode import limited_text_lines
-from bridgefiles.formats.registry import FileInfo, Format, Layout, ReadOptions, WriteOptions
-from bridgefiles.formats.visitor import BoardVisitor
-from bridgefiles.limits import Limits
-from bridgefiles.model.board import Board
-from bridgefiles.model.diagnostic import Diagnostic
-from bridgefiles.model.file import BridgeFile
-from bridgefiles.output import Budget, output_charset, write_stream, write_text_file
-from bridgefiles.reading import (
+from bridgefiles.files.output import Budget, output_charset, write_stream, write_text_file
+from bridgefiles.files.reading import (
     SNIFF_BYTES,
     Source,
     bounded,
@@ -35,10 +27,18 @@ from bridgefiles.reading import (
     pick_format,
     stream_boards,
 )
+from bridgefiles.formats import registry
+from bridgefiles.formats.decode import limited_text_lines
+from bridgefiles.formats.registry import FileInfo, Format, Layout, ReadOptions, WriteOptions
+from bridgefiles.formats.visitor import BoardVisitor
+from bridgefiles.limits import Limits
+from bridgefiles.model.board import Board
+from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.model.file import BridgeFile
 
 if TYPE_CHECKING:
+    from bridgefiles.checks.validate import BoardReport
     from bridgefiles.scoring.settings import ScoreSettings
-    from bridgefiles.validate import BoardReport
 
 Laws = Literal["2017", "2007"]
 Target = str | os.PathLike[str] | IO[str] | IO[bytes]
@@ -214,7 +214,7 @@ def _boards_and_info(obj: BridgeFile | Iterable[Board]) -> tuple[Iterable[Board]
 
 def writable_format(format: str) -> Format:
     """The board format called ``format``; a :class:`UsageError` when it is unknown or
-    cannot be written as text (tables are written by ``bridgefiles.table``)."""
+    cannot be written as text (tables are written by ``bridgefiles.views.table``)."""
     fmt = registry.get(format)
     if fmt.write is None:
         known = ", ".join(registry.names(kind="boards", writable=True))
@@ -387,7 +387,7 @@ def validate(board: Board, *, laws: Laws = "2017") -> BoardReport:
     >>> report.contract.text, report.score.ns
     ('3NT', 400)
     """
-    from bridgefiles.validate import validate_board
+    from bridgefiles.checks.validate import validate_board
 
     if not isinstance(board, Board):
         raise UsageError(f"validate() takes a Board, not {type(board).__name__}")

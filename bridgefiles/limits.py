@@ -12,7 +12,7 @@ Where each limit is enforced:
   (:mod:`bridgefiles.formats.decode`), for every format;
 * ``max_boards`` -- the api layer (:mod:`bridgefiles.api`), for every format;
 * ``max_output_factor``, ``max_output_base`` -- the writing of ``bf.convert``
-  (:mod:`bridgefiles.conversion`, through :class:`bridgefiles.output.Budget`), for
+  (:mod:`bridgefiles.jobs.conversion`, through :class:`bridgefiles.files.output.Budget`), for
   every output format, and ``bf.write``/``bf.dumps`` given ``max_size``;
 * ``max_tags_per_game``, ``max_value_length``, ``max_comment_size``,
   ``max_nesting``, ``max_commands_per_board`` -- inside the format readers, through

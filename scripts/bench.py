@@ -46,7 +46,7 @@ n = sum(1 for _ in bf.read(path, visitor=HeadersOnly()))
     "validate": """
 import bridgefiles as bf
 {formats}
-from bridgefiles.validate import validate_board
+from bridgefiles.checks.validate import validate_board
 n = 0
 for board in bf.read(path):
     validate_board(board)
@@ -208,8 +208,8 @@ def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str,
 
 def generate_folder(workdir: Path, boards: int, parts: int) -> Path:
     """The event of ``boards`` boards split over ``parts`` PBN files in a folder."""
-    from bridgefiles.synthetic import generate as gen
-    from bridgefiles.synthetic import to_pbn
+    from bridgefiles.testing.synthetic import generate as gen
+    from bridgefiles.testing.synthetic import to_pbn
 
     folder = workdir / f"folder-{boards}"
     folder.mkdir(exist_ok=True)
@@ -279,8 +279,8 @@ def have(module: str) -> bool:
 
 
 def generate(workdir: Path, boards: int) -> tuple[Path, Path]:
-    from bridgefiles.synthetic import generate as gen
-    from bridgefiles.synthetic import to_lin, to_pbn
+    from bridgefiles.testing.synthetic import generate as gen
+    from bridgefiles.testing.synthetic import to_lin, to_pbn
 
     pbn = workdir / f"event-{boards}.pbn"
     lin = workdir / f"event-{boards}.lin"

@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bridgefiles import synthetic
 from bridgefiles.analysis import files, solver
+from bridgefiles.testing import synthetic
 
 
 def _event(folder: Path, name: str, count: int, seed: int) -> Path:

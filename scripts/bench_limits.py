@@ -29,9 +29,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bridgefiles as bf
-from bridgefiles import fuzzing
 from bridgefiles.formats.decode import LineDecoder
 from bridgefiles.limits import Limits
+from bridgefiles.testing import fuzzing
 
 GAME = '[Event "e"]\n[Board "1"]\n[Dealer "N"]\n'
 
@@ -84,7 +84,7 @@ CASES: list[tuple[str, str, Callable[[int], bytes], int]] = [
 
 def _event(boards: int, fmt: str) -> bytes:
     """A generated event (full auctions, play, notes) as PBN, or as our JSON of it."""
-    from bridgefiles.synthetic import generate, to_pbn
+    from bridgefiles.testing.synthetic import generate, to_pbn
 
     text = "".join(to_pbn(generate(boards, seed=7)))
     if fmt == "json":

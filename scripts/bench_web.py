@@ -3,7 +3,7 @@
 Starts ``bridgefiles serve`` on a free local port, then N client threads upload files for a
 fixed time (bounded in duration and in request count, so it always stops by itself):
 first the real corpus files (../shared/corpus/real, those up to --corpus-max-kb), then a
-generated 300-board event (``bridgefiles.synthetic``). For each phase it prints requests/s,
+generated 300-board event (``bridgefiles.testing.synthetic``). For each phase it prints requests/s,
 p50/p95/p99 latency and errors; and the server's peak memory (its process and each worker,
 from /proc). Reported, never asserted.
 """
@@ -205,7 +205,7 @@ def main() -> int:
     seconds = min(args.seconds, MAX_SECONDS)
     max_requests = min(args.max_requests, MAX_REQUESTS)
 
-    from bridgefiles.synthetic import generate, to_pbn
+    from bridgefiles.testing.synthetic import generate, to_pbn
 
     event = "".join(to_pbn(generate(args.boards, seed=2024))).encode("latin-1")
     phases: list[tuple[str, list[tuple[str, bytes]]]] = []

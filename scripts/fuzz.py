@@ -2,7 +2,7 @@
 
 Each input (reproducible from ``--seed`` and its index) is read as PBN, LIN and
 JSON, every board validated and written back in each format
-(:func:`bridgefiles.fuzzing.exercise`). Anything raised other than
+(:func:`bridgefiles.testing.fuzzing.exercise`). Anything raised other than
 BridgeFileError, an InternalError or an ``internal`` finding (our own bugs), or an
 input taking longer than ``--timeout`` CPU seconds, is
 shrunk and saved in ``fixtures/fuzz-regressions/`` as ``fuzz-<hash>.<format>``
@@ -28,7 +28,7 @@ from types import FrameType
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bridgefiles import fuzzing  # noqa: E402
+from bridgefiles.testing import fuzzing  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 REGRESSIONS = ROOT / "fixtures" / "fuzz-regressions"

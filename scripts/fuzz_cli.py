@@ -3,8 +3,8 @@
 (``--every-path``: each input through all six; by default through three of them).
 
 Each input (reproducible from ``--seed`` and its index, made by
-:func:`bridgefiles.fuzzing.make_input`, and with ``--mode mixed`` every fourth by
-:func:`bridgefiles.fuzzing.json_structure`) is written to a file and run in-process through
+:func:`bridgefiles.testing.fuzzing.make_input`, and with ``--mode mixed`` every fourth by
+:func:`bridgefiles.testing.fuzzing.json_structure`) is written to a file and run in-process through
 click's runner; every ``--subprocess-every``-th input also runs ``convert`` in a real
 process (``python -m bridgefiles.cli``), whose exit status and standard output must be
 those of the in-process run. A failure is: an exception out of the command, exit status 3 (our bug)
@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from click.testing import CliRunner  # noqa: E402
 from fuzz import load_corpus  # noqa: E402
 
-from bridgefiles import fuzzing  # noqa: E402
 from bridgefiles.cli import main as cli  # noqa: E402
 from bridgefiles.scoring import store  # noqa: E402
+from bridgefiles.testing import fuzzing  # noqa: E402
 
 TARGETS = ("pbn", "lin", "json", "csv", "url")
 

@@ -133,8 +133,8 @@ def json_entry(result: FileResult) -> dict[str, Any]:
 def merge_output(parts: list[str], target: str, to: str, folder: str) -> None:
     """Join the per-file tables (in input order) into ``target``, and remove the parts
     and their ``folder``."""
-    from bridgefiles.output import temporary_beside
-    from bridgefiles.table import merge_tables
+    from bridgefiles.files.output import temporary_beside
+    from bridgefiles.views.table import merge_tables
 
     try:
         if not parts:  # nothing was converted: nothing is written, not even a header
@@ -209,7 +209,7 @@ def convert(files: tuple[str, ...], to: str, output: str | None, out_dir: str | 
     items = common.inputs(files)
     table = to in table_formats()
     if to == "parquet":
-        from bridgefiles.table import have_parquet
+        from bridgefiles.views.table import have_parquet
 
         if not have_parquet():
             raise click.UsageError("--to parquet needs pyarrow: pip install '.[parquet]'")

@@ -10,7 +10,7 @@ import click
 import bridgefiles as bf
 from bridgefiles.cli import common
 from bridgefiles.formats.visitor import PickBoardNumbers, same_number
-from bridgefiles.render import can_print_symbols, render_board
+from bridgefiles.views.render import can_print_symbols, render_board
 
 
 @click.command()
@@ -56,7 +56,7 @@ def _unprefixed(exc: Exception, path: str) -> str:
 @click.argument("which", type=click.Choice(["report", "board"]), default="report")
 def schema(which: str) -> None:
     """The JSON Schema of the validate JSON report, or of the board model."""
-    from bridgefiles.schema import board_schema, report_schema
+    from bridgefiles.checks.schema import board_schema, report_schema
 
     data = report_schema() if which == "report" else board_schema()
     common.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

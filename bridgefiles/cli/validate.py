@@ -14,8 +14,8 @@ import bridgefiles as bf
 from bridgefiles import batch
 from bridgefiles.batch import FileResult, Input, ValidateTask
 from bridgefiles.cli import common
+from bridgefiles.jobs.report import finding_text, json_board
 from bridgefiles.model.diagnostic import Diagnostic
-from bridgefiles.report import finding_text, json_board
 
 Check = Callable[[bf.Board], list[Diagnostic]]
 ANALYSIS_EXTRA = "bridgefiles[dds]"

@@ -3,7 +3,7 @@
 A format module registers a :class:`Format`: how to recognise it, how to read
 boards from decoded lines (streaming, one board at a time) and how to write
 boards. Tables (CSV, Parquet) are registered here too, as formats of kind
-``"table"`` (one row per board, written by ``bridgefiles.table``). Names,
+``"table"`` (one row per board, written by ``bridgefiles.views.table``). Names,
 extensions, output charsets and media types come from here and nowhere else:
 the public API, batches, the command line and the upload service all ask.
 
@@ -83,6 +83,8 @@ class WriteOptions:
 
 
 class BoardReader(Protocol):
+    """What a format's reader is: decoded lines in, boards out, one at a time."""
+
     def __call__(
         self, lines: Iterator[str], options: ReadOptions, info: FileInfo
     ) -> Iterator[Board]: ...
@@ -171,7 +173,7 @@ def formats(
 ) -> list[Format]:
     """The registered formats, by name, filtered by kind and by what can be done with them.
 
-    A table is writable (``bridgefiles.table`` writes it) but not readable.
+    A table is writable (``bridgefiles.views.table`` writes it) but not readable.
     """
     _load_builtin()
     out = []

@@ -24,8 +24,6 @@ from pathlib import Path
 
 from lark import Lark
 
-import bridgefiles
-
 # The grammars whose terminals a reader lexes with (and ships derived).
 LEXED_GRAMMARS = ("pbn.lark", "lin.lark")
 
@@ -52,9 +50,7 @@ def grammar_text(name: str) -> str:
 
 def source_file(name: str) -> Path:
     """Where a file of ``grammars/`` is in a source checkout."""
-    package_file = bridgefiles.__file__ or __file__
-    root = Path(package_file).resolve().parents[1 if bridgefiles.__file__ else 2]
-    return root / "grammars" / name
+    return Path(__file__).resolve().parents[2] / "grammars" / name
 
 
 def terminals_file(grammar: str) -> str:

@@ -113,14 +113,17 @@ class Diagnostic(BaseModel):
 
 
 def error(code: str, message: str, **where: Any) -> Diagnostic:
+    """An error: the file is wrong or contradicts itself."""
     return Diagnostic(code=code, severity=Severity.ERROR, message=message, **where)
 
 
 def warning(code: str, message: str, **where: Any) -> Diagnostic:
+    """A warning: an irregularity the Laws rectify, or a doubtful value."""
     return Diagnostic(code=code, severity=Severity.WARNING, message=message, **where)
 
 
 def info(code: str, message: str, **where: Any) -> Diagnostic:
+    """An info: worth knowing, nothing wrong."""
     return Diagnostic(code=code, severity=Severity.INFO, message=message, **where)
 
 

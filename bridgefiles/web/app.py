@@ -250,7 +250,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/schema", tags=["api"], summary="The report's JSON Schema")
     async def api_schema() -> JSONResponse:
         """The JSON Schema of the validation report."""
-        from bridgefiles.schema import report_schema
+        from bridgefiles.checks.schema import report_schema
 
         return JSONResponse(report_schema())
 

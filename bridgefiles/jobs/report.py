@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from bridgefiles.api import Laws, check_laws, validate
 from bridgefiles.errors import BridgeFileError, InternalError, UnreadableInputError
+from bridgefiles.files.reading import Source, open_source
 from bridgefiles.formats import registry
 from bridgefiles.formats.registry import FileInfo
 from bridgefiles.limits import Limits
 from bridgefiles.model.diagnostic import Diagnostic, Severity
-from bridgefiles.reading import Source, open_source
 
 Status = Literal["ok", "failed", "unreadable"]
 
 if TYPE_CHECKING:
-    from bridgefiles.validate import BoardReport
+    from bridgefiles.checks.validate import BoardReport
 
 
 @dataclass
@@ -240,6 +240,7 @@ def json_tail(summary: dict[str, int], files: int) -> str:
 
 
 def summary_json(counts: Counts, files: int) -> dict[str, int]:
+    """The JSON report's ``summary`` object (DESIGN.md's contract), from the counts."""
     return {"files": files, "boards": counts.boards, "errors": counts.errors,
             "warnings": counts.warnings, "infos": counts.infos}
 

@@ -19,13 +19,11 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from bridgefiles.api import Laws, read, validate
-from bridgefiles.conversion import convert
+from bridgefiles.batch.inputs import STDIN, Input
 from bridgefiles.errors import BridgeFileError, UnreadableInputError
 from bridgefiles.formats.registry import FileInfo, Layout
-from bridgefiles.inputs import STDIN, Input
-from bridgefiles.model.board import Board
-from bridgefiles.model.diagnostic import Diagnostic
-from bridgefiles.report import (
+from bridgefiles.jobs.conversion import convert
+from bridgefiles.jobs.report import (
     Counts,
     board_lines,
     failure,
@@ -35,6 +33,8 @@ from bridgefiles.report import (
     no_board,
     summary_line,
 )
+from bridgefiles.model.board import Board
+from bridgefiles.model.diagnostic import Diagnostic
 
 Status = Literal["ok", "failed", "unreadable"]
 Report = Callable[[int], None]
@@ -171,7 +171,7 @@ class ValidateTask:
 def validate_file(task: ValidateTask, report: Report = no_report) -> FileResult:
     """Replay every board of one file against the Laws; findings go to a temporary file
     (UTF-8): text lines, or the ``boards`` entries of the JSON report
-    (:func:`bridgefiles.report.json_board`), which the parent puts together."""
+    (:func:`bridgefiles.jobs.report.json_board`), which the parent puts together."""
     item = task.item
     result = FileResult(path=item.display, format=format_name(item, task.source_format))
     info = FileInfo()

@@ -88,6 +88,7 @@ class Report(_Strict):
 
 
 def report_schema() -> dict[str, Any]:
+    """The JSON Schema of ``validate --format json``'s report, for programs that read it."""
     schema = Report.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "bridgefiles validate report"
@@ -95,6 +96,7 @@ def report_schema() -> dict[str, Any]:
 
 
 def board_schema() -> dict[str, Any]:
+    """The JSON Schema of a board as our JSON format writes it."""
     schema = Board.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema

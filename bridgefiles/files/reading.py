@@ -22,6 +22,7 @@ from bridgefiles.errors import (
     UnreadableInputError,
     UsageError,
 )
+from bridgefiles.files.output import is_text_stream, text_charset
 from bridgefiles.formats import registry
 from bridgefiles.formats.decode import LineDecoder
 from bridgefiles.formats.lines import Lines
@@ -29,7 +30,6 @@ from bridgefiles.formats.registry import FileInfo, Format, ReadOptions
 from bridgefiles.limits import DEFAULT_LIMITS, Limits, limit_diagnostic
 from bridgefiles.model.board import Board
 from bridgefiles.model.file import BridgeFile
-from bridgefiles.output import is_text_stream, text_charset
 
 Source = str | os.PathLike[str] | bytes | IO[bytes] | IO[str]
 STDIN = "-"

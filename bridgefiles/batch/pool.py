@@ -1,6 +1,6 @@
 """Running units of work over a process pool, results in the order of the tasks.
 
-One unit is one file (``bridgefiles.tasks``); ``jobs`` of them run at a time in
+One unit is one file (``bridgefiles.batch.tasks``); ``jobs`` of them run at a time in
 worker processes, and progress counts come back through a manager queue.
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from bridgefiles.inputs import Input
-from bridgefiles.tasks import FileResult, Report, no_report
+from bridgefiles.batch.inputs import Input
+from bridgefiles.batch.tasks import FileResult, Report, no_report
 
 
 def default_jobs() -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bridgefiles.checks.validate import validate_board
 from bridgefiles.model.auction import EntryKind
 from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Call, Contract
@@ -197,10 +198,6 @@ def _contract_text(contract: Contract, symbols: bool) -> str:
 
 
 def _summary(board: Board, symbols: bool) -> str:
-    try:
-        from bridgefiles.validate import validate_board
-    except ImportError:  # pragma: no cover - the validator is part of the package
-        return ""
     report = validate_board(board)
     if report.contract is None:
         return ""

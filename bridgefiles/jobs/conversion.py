@@ -33,13 +33,7 @@ from bridgefiles.api import (
     writable_format,
 )
 from bridgefiles.errors import BridgeFileError, UsageError
-from bridgefiles.formats import registry
-from bridgefiles.formats.registry import FileInfo, Format, Layout
-from bridgefiles.limits import Limits
-from bridgefiles.model.board import Board
-from bridgefiles.model.diagnostic import Diagnostic
-from bridgefiles.model.file import BridgeFile
-from bridgefiles.output import (
+from bridgefiles.files.output import (
     Budget,
     charset_for,
     check_target,
@@ -50,7 +44,7 @@ from bridgefiles.output import (
     temporary_beside,
     transcode,
 )
-from bridgefiles.reading import (
+from bridgefiles.files.reading import (
     Opened,
     Source,
     file_from_info,
@@ -60,7 +54,13 @@ from bridgefiles.reading import (
     options_for,
     stream_boards,
 )
-from bridgefiles.report import Counts
+from bridgefiles.formats import registry
+from bridgefiles.formats.registry import FileInfo, Format, Layout
+from bridgefiles.jobs.report import Counts
+from bridgefiles.limits import Limits
+from bridgefiles.model.board import Board
+from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.model.file import BridgeFile
 from bridgefiles.scoring.changes import Changes, apply_changes
 from bridgefiles.scoring.fill import Scorer, settings_of
 
@@ -360,7 +360,7 @@ def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
     in place, and the conversion fails with a ``limit`` finding."""
     digests: list[bytes] = []
     if verify and fmt.kind != "table":
-        from bridgefiles.verify import recording
+        from bridgefiles.jobs.verify import recording
 
         recorded = recording(data.boards, digests, fmt.name)
         data = file_from_info(recorded, info, info.format or "pbn", stream=True)
@@ -368,7 +368,7 @@ def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
     final = temporary_beside(done.target) if done.target is not None else _scratch(".out")
     try:
         if fmt.kind == "table":
-            from bridgefiles.table import write_table
+            from bridgefiles.views.table import write_table
 
             rows = data.boards
             write_table(_within(rows, final, budget), final, fmt.name, path=done.path)
@@ -381,7 +381,7 @@ def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
             charset = _text_out(pieces, final, fmt, info, data if known else None, encoding,
                                 layout, budget)
         if digests:
-            from bridgefiles.verify import verify_output
+            from bridgefiles.jobs.verify import verify_output
 
             problem = verify_output(final, fmt.name, digests)
             if problem is not None:

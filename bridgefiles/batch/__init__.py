@@ -1,10 +1,10 @@
 """Many inputs at once: the library's batch verbs in one place.
 
 The command line's ``validate``, ``convert`` and ``score`` are loops over files, and
-``bridgefiles.dask`` runs the same per-file work on a cluster. The work is split by
-concern: :mod:`bridgefiles.inputs` (files, folders, globs, output paths),
-:mod:`bridgefiles.tasks` (validate, convert or count one file), :mod:`bridgefiles.pool`
-(worker processes) and :mod:`bridgefiles.report` (the validate report); this module
+``bridgefiles.batch.dask`` runs the same per-file work on a cluster. The work is split by
+concern: :mod:`bridgefiles.batch.inputs` (files, folders, globs, output paths),
+:mod:`bridgefiles.batch.tasks` (validate, convert or count one file), :mod:`bridgefiles.batch.pool`
+(worker processes) and :mod:`bridgefiles.jobs.report` (the validate report); this module
 gathers their public names, and puts the outputs of workers together.
 """
 
@@ -17,13 +17,9 @@ from dataclasses import replace
 from typing import IO
 
 from bridgefiles.api import read
-from bridgefiles.formats import registry
-from bridgefiles.formats.registry import FileInfo
-from bridgefiles.inputs import STDIN, Input, expand, glob_root, output_path, same_file
-from bridgefiles.model.board import Board
-from bridgefiles.pool import default_jobs, run
-from bridgefiles.report import JSON_HEAD, json_file_head, json_file_tail, json_tail
-from bridgefiles.tasks import (
+from bridgefiles.batch.inputs import STDIN, Input, expand, glob_root, output_path, same_file
+from bridgefiles.batch.pool import default_jobs, run
+from bridgefiles.batch.tasks import (
     ConvertTask,
     CountTask,
     FileResult,
@@ -36,6 +32,10 @@ from bridgefiles.tasks import (
     no_report,
     validate_file,
 )
+from bridgefiles.formats import registry
+from bridgefiles.formats.registry import FileInfo
+from bridgefiles.jobs.report import JSON_HEAD, json_file_head, json_file_tail, json_tail
+from bridgefiles.model.board import Board
 
 BOARD_FORMATS: tuple[str, ...] = tuple(registry.names(kind="boards", writable=True,
                                                       readable=True))
@@ -121,7 +121,7 @@ def copy_output(result: FileResult, out: IO[str]) -> None:
 
 def write_json_report(results: Iterable[FileResult], out: IO[str], summary: Summary) -> None:
     """DESIGN.md's JSON report, written a file at a time (boards one a line): the same
-    bytes as :func:`bridgefiles.report.render_json` gives for the same files."""
+    bytes as :func:`bridgefiles.jobs.report.render_json` gives for the same files."""
     out.write(JSON_HEAD)
     files = 0
     for result in results:
@@ -142,5 +142,6 @@ def read_file(
 
 
 def with_target(task: ConvertTask, target: str) -> ConvertTask:
+    """The same conversion, written to another target (one input of many)."""
     return replace(task, target=target)
 

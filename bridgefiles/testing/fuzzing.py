@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bridgefiles import synthetic
 from bridgefiles.errors import BridgeFileError, InternalError
 from bridgefiles.limits import Limits
 from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.testing import synthetic
 
 FORMATS = ("pbn", "lin", "json")
 
@@ -288,7 +288,7 @@ def json_structure(rng: random.Random) -> Input:
     """A generated event in our JSON layout with its structure changed 1-6 times."""
     import json
 
-    import bridgefiles as bf
+    from bridgefiles import api as bf
 
     boards = list(synthetic.generate(rng.choice((1, 1, 2)), seed=rng.randrange(1 << 30)))
     text = bf.dumps(bf.loads("".join(synthetic.to_pbn(boards)), format="pbn"), format="json")
@@ -359,8 +359,8 @@ def exercise(
     is returned as a Crash. ``write_back`` limits the writing to the reads of these
     formats (the format the input was before mutation), to spend the time on reading;
     every read is validated."""
-    import bridgefiles as bf
-    from bridgefiles.validate import validate_board
+    from bridgefiles import api as bf
+    from bridgefiles.checks.validate import validate_board
 
     out = Outcome()
     for fmt in formats:

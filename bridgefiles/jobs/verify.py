@@ -72,6 +72,7 @@ def canonical_values(board: Board) -> dict[str, str]:
 
 
 def digest(board: Board) -> bytes:
+    """A short hash of a board's content, so an output can be checked without holding it."""
     data = json.dumps(content(board), sort_keys=True, ensure_ascii=False)
     return hashlib.blake2b(data.encode("utf-8"), digest_size=16).digest()
 

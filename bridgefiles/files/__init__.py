@@ -1,0 +1,2 @@
+"""What the user hands us and what we hand back: sources (paths, ``-``, bytes, streams)
+opened and sniffed, and outputs written safely (regular files only, atomically)."""

@@ -1,0 +1,1 @@
+"""Presentation over the model: a board drawn for the terminal, and boards as rows."""
