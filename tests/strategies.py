@@ -4,13 +4,12 @@ mutated real files, so the readers and writers meet what users upload."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import strategies as st
+from shared import CONFORMANCE, CORPUS, REAL_PBN
 
-from bridgefiles import fuzzing, synthetic
 from bridgefiles.model import (
     ALL_BIDS,
     ALL_CARDS,
@@ -41,9 +40,7 @@ from bridgefiles.model import (
     rotation_from,
     trick_winner,
 )
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
+from bridgefiles.testing import fuzzing, synthetic
 
 seats = st.sampled_from(ROTATION)
 # Latin-1 text (what PBN carries by the standard) without the characters that
@@ -318,8 +315,8 @@ def pbn_params() -> list[Any]:
     if not CORPUS.is_dir():
         return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
     paths = [
-        *sorted((CORPUS / "real" / "pbn").glob("*.pbn")),
-        *sorted((CORPUS / "conformance").glob("*.pbn")),
+        *sorted((REAL_PBN).glob("*.pbn")),
+        *sorted((CONFORMANCE).glob("*.pbn")),
     ]
     return [pytest.param(p, id=p.name) for p in paths]
 

@@ -1,0 +1,101 @@
+"""Checks of the reference verifier we make too (issue 10, point 5), on the real files
+that show them, and the board's own text (``str(board)``, ``Board.player``)."""
+
+from __future__ import annotations
+
+import pytest
+from shared import REAL_PBN as REAL
+from shared import needs_corpus
+
+import bridgefiles as bf
+from bridgefiles.checks.validate import validate_board
+from bridgefiles.errors import StrictModeError
+from bridgefiles.model import Seat
+
+
+def _codes(text: str) -> list[tuple[str, str, int | None]]:
+    found = bf.loads(text, format="pbn").all_diagnostics()
+    return [(d.code, d.severity.value, d.line) for d in found]
+
+
+def test_dealer_after_the_auction_is_a_tag_order_warning() -> None:
+    text = '[Event "x"]\n[Auction "N"]\nPass Pass Pass Pass\n[Dealer "N"]\n'
+    assert ("tag-order", "warning", 4) in _codes(text)
+    assert not [c for c in _codes(text.replace('[Dealer "N"]\n', "")) if c[0] == "tag-order"]
+
+
+def test_contract_and_declarer_after_the_play_are_tag_order_warnings() -> None:
+    text = (
+        '[Dealer "N"]\n[Deal "N:AKQJ.AKQ.AKQ.AKQ - - -"]\n[Play "E"]\nS2 - - -\n*\n'
+        '[Declarer "N"]\n[Contract "3NT"]\n'
+    )
+    order = [c for c in _codes(text) if c[0] == "tag-order"]
+    assert order == [("tag-order", "warning", 6), ("tag-order", "warning", 7)]
+
+
+def test_tags_in_order_give_no_tag_order_finding() -> None:
+    text = (
+        '[Dealer "N"]\n[Deal "N:AKQJ.AKQ.AKQ.AKQ - - -"]\n[Declarer "N"]\n[Contract "3NT"]\n'
+        '[Auction "N"]\n3NT AP\n[Play "E"]\nS2 - - -\n*\n'
+    )
+    assert not [c for c in _codes(text) if c[0] == "tag-order"]
+
+
+def test_an_empty_play_tag_is_accepted_and_written_back() -> None:
+    text = '[Event "x"]\n[Dealer "N"]\n[Play ""]\n'
+    loaded = bf.loads(text, format="pbn")
+    assert loaded.all_diagnostics() == []
+    assert loaded.boards[0].play is None
+    once = bf.dumps(loaded, "pbn")
+    assert bf.dumps(bf.loads(once, format="pbn"), "pbn") == once
+
+
+def test_a_passed_out_board_with_result_0_is_an_error() -> None:
+    text = '[Dealer "N"]\n[Contract "Pass"]\n[Declarer ""]\n[Result "0"]\n'
+    report = validate_board(bf.loads(text, format="pbn").boards[0])
+    found = [(d.code, d.severity.value) for d in report.diagnostics]
+    assert ("result-mismatch", "error") in found
+
+
+@needs_corpus
+def test_strict_mode_reports_text_outside_latin1() -> None:
+    path = REAL / "endplay__example2.pbn"
+    with pytest.raises(StrictModeError) as caught:
+        bf.load(path, strict=True)
+    diag = caught.value.diagnostic
+    assert diag is not None and diag.code == "encoding" and diag.line == 373
+    assert "U+2663" in diag.message
+    lenient = bf.load(path)  # lenient reading does not mind
+    assert not [d for d in lenient.all_diagnostics() if "ISO-8859-1, PBN" in d.message]
+
+
+@needs_corpus
+def test_an_export_file_is_checked_against_the_export_layout() -> None:
+    path = REAL / "bridgepbnrb__test_record_with_lots_of_curlies.pbn"
+    found = [
+        (d.code, d.line) for d in bf.load(path).all_diagnostics() if "column 1" in d.message
+    ]
+    assert found == [("syntax", 49)]
+    # the same game without '% EXPORT' is import format: any layout goes
+    text = path.read_bytes().decode("latin-1").replace("% EXPORT", "% import")
+    found_now = bf.loads(text, format="pbn").all_diagnostics()
+    assert not [d for d in found_now if "column 1" in d.message]
+
+
+@needs_corpus
+def test_an_unknown_call_is_written_back_as_read() -> None:
+    loaded = bf.load(REAL / "ben__pav_first120.pbn")
+    exported = bf.dumps(loaded, "pbn")
+    assert "AC 4S AC Pass" in exported
+    assert bf.dumps(bf.loads(exported, format="pbn"), "pbn") == exported
+
+
+def test_str_of_a_board_is_its_pbn_game_and_player_names_the_seat() -> None:
+    text = '[Event "x"]\n[North "Ann"]\n[Dealer "N"]\n[Auction "N"]\n1NT Pass 3NT AP\n'
+    board = bf.loads(text, format="pbn").boards[0]
+    shown = str(board)
+    assert shown.startswith('[Event "x"]\n') and '[Contract "3NT"]' in shown
+    again = bf.loads(shown, format="pbn").boards[0].outcome
+    assert again is not None and board.outcome is not None
+    assert (again.contract, again.declarer) == (board.outcome.contract, board.outcome.declarer)
+    assert board.player(Seat.N) == "Ann" and board.player(Seat.S) is None

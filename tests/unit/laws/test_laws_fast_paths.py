@@ -1,0 +1,418 @@
+"""The Laws' fast paths rule exactly as their general paths do.
+
+Validation takes shortcuts for the common board: an auction that ``Board.outcome``
+finds regular and ended is laid out without the call-by-call replay; a whole, sound
+deal is read as card masks straight from its text; a play its reader built from plain
+cards is not looked at slot by slot for marks. Each shortcut is checked here against
+the general path, on the real corpus (PBN and LIN), the conformance files, hand-made
+edge cases and every auction vector of law-vectors.json.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shared import CONFORMANCE, CORPUS, DOCS, REAL_LIN, REAL_PBN
+
+import bridgefiles as bf
+from bridgefiles.laws import claims as claims_module
+from bridgefiles.laws import play as play_module
+from bridgefiles.laws import replay_auction
+from bridgefiles.laws.claims import settle
+from bridgefiles.laws.play import replay_play
+from bridgefiles.laws.revokes import Revoke
+from bridgefiles.model import (
+    ALL_CARDS,
+    Auction,
+    AuctionEnd,
+    AuctionEntry,
+    Board,
+    Call,
+    Card,
+    EntryKind,
+    Play,
+    PlayedCard,
+    PlayEnd,
+    Seat,
+    Strain,
+    Suit,
+)
+from bridgefiles.model.auction import entry_codes
+from bridgefiles.model.deal import Deal, whole_deal_masks
+from bridgefiles.model.outcome import STANDINGS, auction_outcome
+from bridgefiles.model.play import card_indices
+from bridgefiles.model.seats import SEAT_ORDER
+from bridgefiles.testing.synthetic import generate, to_pbn
+
+VECTORS = DOCS / "law-vectors.json"
+
+
+def _files() -> list[Any]:
+    if not CORPUS.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{CORPUS} is absent"))]
+    paths = [
+        *sorted((REAL_PBN).glob("*.pbn")),
+        *sorted((REAL_LIN).glob("*.lin")),
+        *sorted((CONFORMANCE).glob("*.pbn")),
+    ]
+    return [pytest.param(p, id=p.name) for p in paths]
+
+
+def _boards(path: Path) -> list[Board]:
+    return list(bf.read(path))
+
+
+def _full_replay(auction: Auction, dealer: Seat | None, marked: bool = True) -> Any:
+    """The call-by-call replay: an outcome said irregular never takes the shortcut (the
+    replay uses only its contract and declarer, the same either way)."""
+    outcome = auction_outcome(auction, dealer)._replace(irregular=True)
+    return replay_auction(auction, dealer, marked=marked, outcome=outcome)
+
+
+def _check_auction(auction: Auction, dealer: Seat | None, marked: bool = True) -> None:
+    fast = replay_auction(auction, dealer, marked=marked)
+    assert fast == _full_replay(auction, dealer, marked)
+
+
+def _auction(first: str, calls: str, end: AuctionEnd = AuctionEnd.OPEN) -> Auction:
+    entries = []
+    for text in calls.split():
+        if text == "-":
+            entries.append(AuctionEntry(kind=EntryKind.NONE))
+        elif text == "?":
+            entries.append(AuctionEntry(kind=EntryKind.CALL, call=None))
+        elif text == "^S":
+            entries.append(AuctionEntry(kind=EntryKind.SKIP))
+        elif text.startswith("^I"):
+            entries.append(AuctionEntry(call=Call.parse(text[2:]), insufficient=True))
+        else:  # validated: a call that is not the interned one
+            entries.append(AuctionEntry.model_validate({"call": text}))
+    return Auction(first=Seat.parse(first), entries=tuple(entries), end=end)
+
+
+@pytest.mark.parametrize(
+    ("first", "calls", "end"),
+    [
+        ("N", "1H Pass 2H Pass 4H X XX Pass Pass Pass", AuctionEnd.OPEN),
+        ("E", "Pass Pass Pass Pass", AuctionEnd.OPEN),
+        ("S", "", AuctionEnd.ALL_PASS),
+        ("W", "1C", AuctionEnd.ALL_PASS),
+        ("W", "1C Pass", AuctionEnd.ALL_PASS),
+        ("N", "Pass Pass", AuctionEnd.ALL_PASS),
+        ("N", "1S Pass Pass Pass", AuctionEnd.ALL_PASS),  # AP after the end: a finding
+        ("N", "1S Pass Pass Pass", AuctionEnd.STOPPED),
+        ("N", "- - 1S Pass Pass Pass", AuctionEnd.OPEN),  # '-' before the dealer's call
+        ("N", "1S X Pass", AuctionEnd.ALL_PASS),
+        ("N", "1S Pass 1H Pass Pass Pass", AuctionEnd.OPEN),  # insufficient
+        ("N", "1S Pass Pass X Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass ^I1H Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass ^I2H Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S ^S 2H Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass ? Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S - Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S X XX Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S X Pass Pass XX Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass Pass XX Pass Pass Pass", AuctionEnd.OPEN),
+        ("N", "1S Pass Pass Pass 2H", AuctionEnd.OPEN),
+    ],
+)
+@pytest.mark.parametrize("dealer", [None, "N", "E"])
+def test_regular_auction_shortcut(
+    first: str, calls: str, end: AuctionEnd, dealer: str | None
+) -> None:
+    seat = Seat.parse(dealer) if dealer else None
+    for marked in (True, False):
+        _check_auction(_auction(first, calls, end), seat, marked)
+
+
+def _auction_vectors() -> list[Any]:
+    if not VECTORS.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{VECTORS} is absent"))]
+    data = json.loads(VECTORS.read_text(encoding="utf-8"))
+    return [pytest.param(v, id=str(i)) for i, v in enumerate(data) if v.get("kind") == "auction"]
+
+
+@pytest.mark.parametrize("vector", _auction_vectors())
+def test_regular_auction_shortcut_on_the_vectors(vector: dict[str, Any]) -> None:
+    dealer = vector["dealer"]
+    calls = " ".join("Pass" if c == "P" else c for c in vector["calls"])
+    _check_auction(_auction(dealer, calls), Seat.parse(dealer), marked=False)
+
+
+DEAL = "N:K32.A7.8653.KQT2 AQ876.9654.KJT.A J95.QJ32.74.9743 T4.KT8.AQ92.J865"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        DEAL,
+        "e:" + DEAL[2:].lower(),
+        "W:" + DEAL[2:].replace("T", "10"),
+        "  " + DEAL + " ",
+        DEAL.replace(" ", "   "),
+        DEAL.replace("K32.", "K3.", 1),  # 12 cards
+        DEAL.replace("K32.", "K33.", 1),  # a card twice in a hand
+        DEAL.replace("K32.", "KQ2.", 1),  # a card in two hands
+        DEAL.replace("T4.KT8.AQ92.J865", "-"),
+        DEAL + " K32.A7.8653.KQT2",
+        DEAL.replace("K32.", "K3X.", 1),
+        DEAL.replace("K32.", "K32", 1),
+        "X:" + DEAL[2:],
+        "N " + DEAL[2:],
+        "N:",
+        "?",
+    ],
+)
+def test_whole_deal_masks_say_what_the_deal_says(text: str) -> None:
+    _check_masks(text)
+
+
+def _check_masks(text: str) -> None:
+    masks = whole_deal_masks(text)
+    try:
+        deal: Deal | None = Deal.parse(text)
+    except ValueError:
+        deal = None
+    if deal is None or deal.problems() or not deal.is_complete:
+        assert masks is None
+        return
+    assert masks is not None
+    for seat, mask in zip((Seat.N, Seat.E, Seat.S, Seat.W), masks, strict=True):
+        hand = deal.hands[seat]
+        assert hand is not None
+        assert mask == sum(1 << c.index for c in hand.cards)
+
+
+@pytest.mark.parametrize("path", _files())
+def test_fast_paths_on_the_corpus(path: Path) -> None:
+    for board in _boards(path):
+        if board.auction is not None:
+            for marked in (True, False):
+                _check_auction(board.auction, board.dealer, marked)
+            # the codes its reader gave, against the codes worked out from the entries
+            fresh_auction = board.auction.model_copy(
+                update={"entries": tuple(list(board.auction.entries))}  # a new tuple
+            )
+            assert entry_codes(fresh_auction) == entry_codes(board.auction)
+            assert auction_outcome(fresh_auction, board.dealer) == board.outcome
+        text = board.tag("Deal")
+        if text:
+            _check_masks(text)
+        play = board.play
+        if play is None or not play.slots:
+            continue
+        # a copy with the same slots in a new tuple: nothing vouched for, looked at afresh
+        fresh = play.model_copy(update={"slots": tuple(list(play.slots))})
+        assert card_indices(fresh) == card_indices(play)
+        deal = board.deal
+        masks = whole_deal_masks(text) if text else None
+        contract = board.contract or (board.outcome.contract if board.outcome else None)
+        if masks is None or contract is None or contract.passed_out:
+            continue
+        for declarer in (Seat.N, Seat.W):
+            by_deal = replay_play(fresh, deal, contract.strain, declarer)
+            by_masks = replay_play(play, None, contract.strain, declarer, masks=masks)
+            assert by_masks == by_deal, board.label
+
+
+# -- the plain play (laws.plain.plain_winners) against the card-by-card replay ------------
+
+
+def _rulings(
+    play: Play, deal: Deal | None, strain: Strain | None, declarer: Seat | None, **kw: Any
+) -> Any:
+    """The replay with its plain-play shortcut, and card by card (the shortcut refused)."""
+    fast = replay_play(play, deal, strain, declarer, **kw)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(play_module, "plain_winners", lambda *args: None)
+        slow = replay_play(play, deal, strain, declarer, **kw)
+    return fast, slow
+
+
+def _slots(cards: list[Card]) -> tuple[PlayedCard, ...]:
+    return tuple(PlayedCard(card=c, line=1 + i // 4, column=1 + i % 4) for i, c in enumerate(cards))
+
+
+@st.composite
+def _plays(draw: st.DrawFn) -> tuple[Play, Deal, Strain, Seat, int | None]:
+    """A deal and a play from it, mostly by the rules, sometimes not: a card of another
+    suit while one of the suit led is held (a revoke), a card of another hand or one
+    played before, a record that stops at any card, a claim or not."""
+    order = draw(st.permutations(range(52)))
+    hands = [sorted(order[13 * k : 13 * k + 13]) for k in range(4)]
+    deal = Deal.parse("N:" + " ".join(map(_hand_text, hands)))
+    strain = draw(st.sampled_from(list(Strain)))
+    declarer = draw(st.sampled_from(list(Seat)))
+    first = draw(st.sampled_from(list(Seat)))
+    trump = strain.order if strain is not Strain.NT else 4
+    left = [list(h) for h in hands]
+    leader = SEAT_ORDER[declarer.lho]
+    played: dict[int, int] = {}  # seat order -> card index, this trick
+    columns: list[int] = []  # record order: column k of a trick is seat first + k
+    tricks = draw(st.integers(0, 13))
+    for _ in range(tricks):
+        played.clear()
+        led = -1
+        for k in range(4):
+            seat = (leader + k) & 3
+            hand = left[seat]
+            follow = [c for c in hand if c // 13 == led]
+            roll = draw(st.integers(0, 99))
+            if roll < 3 and columns:  # a card played before, or of another hand
+                card = draw(st.sampled_from([*columns, *left[(seat + 1) & 3]] or hand))
+            elif roll < 8 or not follow:
+                card = draw(st.sampled_from(hand))  # maybe a revoke
+            else:
+                card = draw(st.sampled_from(follow))
+            if card in hand:
+                hand.remove(card)
+            if k == 0:
+                led = card // 13
+            played[seat] = card
+        standings = STANDINGS[trump][led]
+        leader = max(played, key=lambda s: standings[played[s]])
+        columns.extend(played[(SEAT_ORDER[first] + k) & 3] for k in range(4))
+    cut = draw(st.integers(0, len(columns)))
+    if draw(st.booleans()):
+        cut -= cut % 4
+    claim = draw(st.sampled_from([None, None, *range(14)]))
+    play = Play(
+        first=first,
+        slots=_slots([ALL_CARDS[c] for c in columns[:cut]]),
+        end=PlayEnd.STOPPED if claim is not None else PlayEnd.OPEN,
+    )
+    return play, deal, strain, declarer, claim
+
+
+def _hand_text(indices: list[int]) -> str:
+    suits = [
+        [ALL_CARDS[i].rank.char for i in sorted(indices, reverse=True) if i // 13 == s]
+        for s in (3, 2, 1, 0)
+    ]
+    return ".".join("".join(s) for s in suits)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_plays())
+def test_plain_play_is_ruled_as_card_by_card(
+    case: tuple[Play, Deal, Strain, Seat, int | None],
+) -> None:
+    play, deal, strain, declarer, claim = case
+    masks = whole_deal_masks(str(deal))
+    assert masks is not None
+    for kw in ({}, {"result_tricks": claim}, {"result_tricks": claim, "result_disputed": True}):
+        fast, slow = _rulings(play, deal, strain, declarer, **kw)
+        assert fast == slow
+    fast, slow = _rulings(play, None, strain, declarer, masks=masks, result_tricks=claim)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("path", _files())
+def test_plain_play_on_the_corpus(path: Path) -> None:
+    for board in _boards(path):
+        play, contract = (
+            board.play,
+            board.contract or (board.outcome.contract if board.outcome else None),
+        )
+        if play is None or contract is None or contract.passed_out:
+            continue
+        result = board.result
+        for declarer in {board.declarer or Seat.N, Seat.E}:
+            kw = {
+                "result_tricks": result.declarer_tricks(declarer) if result else None,
+                "result_disputed": result is not None and result.disputed,
+            }
+            fast, slow = _rulings(play, board.deal, contract.strain, declarer, **kw)
+            assert fast == slow, board.label
+
+
+def _mutations(cards: list[int]) -> list[list[int]]:
+    """Plays a few changes away from a legal one: a seat's card repeated in place of
+    another of the same suit (played twice, the other never), two cards of different
+    seats exchanged (not held), two cards of one seat exchanged (maybe a revoke), and
+    the record stopped at each trick."""
+    out = [cards[:n] for n in range(0, len(cards), 4)]
+    for column in range(4):
+        mine = cards[column::4]
+        for t1, a in enumerate(mine):
+            for t2 in range(t1 + 1, len(mine)):
+                b = mine[t2]
+                changed = list(cards)
+                if a // 13 == b // 13:
+                    changed[4 * t2 + column] = a  # played twice
+                    out.append(changed)
+                changed = list(cards)
+                changed[4 * t1 + column], changed[4 * t2 + column] = b, a
+                out.append(changed)
+    for i in range(0, len(cards) - 1, 3):
+        changed = list(cards)
+        changed[i], changed[i + 1] = changed[i + 1], changed[i]  # seats that hold the other
+        out.append(changed)
+    return out
+
+
+def test_plain_play_on_changed_plays() -> None:
+    boards = [b for text in to_pbn(generate(12, seed=5)) for b in bf.loads(text, "pbn").boards]
+    cases = 0
+    for board in boards:
+        play, contract, declarer = board.play, board.contract, board.declarer
+        if play is None or contract is None or contract.passed_out or declarer is None:
+            continue
+        cards = card_indices(play)
+        assert cards is not None
+        for changed in _mutations(cards):
+            fresh = play.model_copy(update={"slots": _slots([ALL_CARDS[c] for c in changed])})
+            fast, slow = _rulings(fresh, board.deal, contract.strain, declarer)
+            assert fast == slow, (board.label, changed)
+            cases += 1
+    assert cases > 1000
+
+
+def test_claim_without_revokes_is_split_as_every_split_would() -> None:
+    """Without a revoke no split of a claim moves a trick, so only the one that gives the
+    total outright is tried (``claims.outright_split``); every split, tried one by one,
+    must come to the same settlement (and with a revoke, every split is tried)."""
+    revoked = (
+        (),
+        (Revoke(trick=1, player=Seat.W, suit=Suit.S),),
+        (Revoke(trick=2, player=Seat.S, suit=Suit.H), Revoke(trick=3, player=Seat.E, suit=Suit.C)),
+    )
+
+    def settlements() -> list[Any]:
+        out = []
+        for played in range(14):
+            for won in range(played + 1):
+                winners = (Seat.S,) * won + (Seat.W,) * (played - won)
+                for total, disputed, claim, revokes in product(
+                    range(-1, 15), (False, True), (None, 0, 9), revoked
+                ):
+                    out.append(
+                        settle(
+                            winners=winners,
+                            revokes=revokes,
+                            declarer=Seat.N,
+                            complete=played == 13,
+                            stopped=True,
+                            claim=claim if claim is None else claim + total % 5,
+                            result=total,
+                            result_disputed=disputed,
+                            recorded=played,
+                        )
+                    )
+        return out
+
+    def every_split(won: int, played: int, total: int) -> range:
+        return range(13 - played, -1, -1)
+
+    fast = settlements()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(claims_module, "outright_split", every_split)
+        slow = settlements()
+    assert len(fast) > 10000
+    assert fast == slow
