@@ -29,6 +29,7 @@ from bridgefiles.laws.auction import is_sufficient
 from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.insufficient import replacement
 from bridgefiles.laws.rulings import (
+    FREE_CALLS,
     Duty,
     Irregularity,
     Obligation,
@@ -171,7 +172,8 @@ class Referee(TableAuction):
         if kind is Irregularity.CHANGE_OF_CALL:
             accepted = option is Option.ACCEPT
             text = "the later call stands" if accepted else "cancelled: the first call stands"
-            self._decide(ruling, "25B", text, self._refs(barred=False))
+            see = (*self._sent_to_25(ruling), *self._refs(barred=False))
+            self._decide(ruling, "25B", text, see)
             if accepted:
                 self._replace_last(seat, call, shown)
         elif option is Option.ACCEPT:
@@ -209,16 +211,23 @@ class Referee(TableAuction):
         )
         rect = rotation.reject(self.laws, kind, ruling.position, bid_made=self._bid_made())
         if rect.offender is not None:
-            self._add(Obligation(seat, rect.offender, rect.law, call, ruling.shows))
+            law = rect.offender_law or rect.law
+            self._add(Obligation(seat, rect.offender, law, call, ruling.shows))
         if rect.partner is not None:
             law = rect.partner_law or rect.law
             self._add(Obligation(seat.partner, rect.partner, law, call, ruling.shows))
         see = ("29B", *((rect.law,) if ruling.law != rect.law else ()), *rect.see_also)
-        self._decide(ruling, ruling.law, rect.text or f"cancelled; Law {rect.law} applies", see)
+        self._decide(ruling, ruling.law, _artificial_pass(ruling.law, rect.law) + rect.text, see)
 
     # -- internals ---------------------------------------------------------
     def _refs(self, *, barred: bool) -> tuple[str, ...]:
         return rotation.references(self.laws, barred=barred)
+
+    def _sent_to_25(self, ruling: Ruling) -> tuple[str, ...]:
+        """The paragraph of Laws 30-32 that makes a later call at LHO's turn a change of
+        call (Law 25), in this edition."""
+        kind = rotation.kind_of(ruling.call, artificial=ruling.artificial, partner_artificial=False)
+        return rotation.changed_call(self.laws, kind)
 
     def _pend(self, ruling: Ruling) -> Ruling:
         self.pending = ruling
@@ -324,6 +333,7 @@ class Referee(TableAuction):
             text = f"{seat.full_name} made an insufficient bid at {due.full_name}'s turn (27A2)"
         else:
             text = f"{seat.full_name} called at {due.full_name}'s turn"
+        text = _artificial_pass(law, rect.law) + text
         return self._pend(
             Ruling(
                 Irregularity.OUT_OF_ROTATION,
@@ -334,6 +344,7 @@ class Referee(TableAuction):
                 (Option.ACCEPT, Option.REJECT),
                 position,
                 text=text,
+                see_also=(rect.law,) if law != rect.law else (),
                 artificial=artificial,
                 shows=shown or frozenset(),
             )
@@ -353,6 +364,9 @@ class Referee(TableAuction):
                 "25A",
                 position=Position.LHO,
                 text="an unintended call, replaced at once: the new call stands",
+                see_also=rotation.changed_call(
+                    self.laws, rotation.kind_of(call, artificial=False, partner_artificial=False)
+                ),
             )
             self._replace_last(seat, call, shown)
             self.rulings.append(ruling)
@@ -415,7 +429,7 @@ class Referee(TableAuction):
         for o in self.obligations_of(seat):
             if o.duty in (Duty.PASS_ONCE, Duty.NO_DOUBLE_ONCE, Duty.REPEAT):
                 self._end(o)
-            elif o.duty is Duty.SUBSTITUTE:
+            elif o.duty in FREE_CALLS:
                 self._end(o)
                 rect = rotation.substitute(self.laws, o.law, o.call, o.shows, call, comparable)
                 if rect.partner is not None:
@@ -467,3 +481,13 @@ class Referee(TableAuction):
                 duties=self._duties_of(seat),
             )
         )
+
+
+def _artificial_pass(law: str, rules: str) -> str:
+    """Law 30C names the Law 31 paragraph that rules an artificial pass (both editions)."""
+    if law != "30C":
+        return ""
+    return (
+        "Law 30C: the pass is artificial, or passes partner's artificial call: ruled as a "
+        f"bid by Law {rules}. "
+    )
