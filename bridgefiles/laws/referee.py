@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bridgefiles.laws import rotation
+from bridgefiles.errors import UsageError
+from bridgefiles.laws import arguments, rotation
 from bridgefiles.laws.auction import is_sufficient
 from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.insufficient import replacement
@@ -75,9 +76,15 @@ class Referee(TableAuction):
         ruling an irregular call gets at once (Laws 25A, 27B3, 39), else None.
 
         ``comparable`` is the Director's decision (Law 23A) for a call that replaces a
-        withdrawn one; None lets the code decide the mechanical cases only.
+        withdrawn one; None lets the code decide the mechanical cases only. Arguments of
+        the wrong type, and a call the duties forbid, raise :class:`UsageError`.
         """
-        facts = _Facts(comparable, frozenset(shows) if artificial else None, unintended)
+        seat, call = arguments.seat(seat), arguments.call(call)
+        comparable = arguments.decision(comparable)
+        artificial = arguments.flag(artificial, "artificial")
+        unintended = arguments.flag(unintended, "unintended")
+        shown = arguments.strains(shows)
+        facts = _Facts(comparable, shown if artificial else None, unintended)
         return self._call(seat, call, facts)
 
     def _call(self, seat: Seat, call: Call, facts: _Facts) -> Ruling | None:
@@ -105,9 +112,9 @@ class Referee(TableAuction):
             )
         for o in duties:
             if o.duty is Duty.REPEAT and o.call != call:
-                raise ValueError(f"{seat.full_name} must repeat {o.call} (Law {o.law})")
+                raise UsageError(f"{seat.full_name} must repeat {o.call} (Law {o.law})")
             if o.duty is Duty.NO_DOUBLE_ONCE and call.kind in (CallKind.DOUBLE, CallKind.REDOUBLE):
-                raise ValueError(f"{seat.full_name} may not double or redouble (Law {o.law})")
+                raise UsageError(f"{seat.full_name} may not double or redouble (Law {o.law})")
         replacing = any(o.duty is Duty.REPLACE for o in duties)
         if replacing and not call.is_pass and not call.is_bid and not comparable:
             # 27B3: a double or redouble cannot replace it; partner passes throughout
@@ -160,11 +167,12 @@ class Referee(TableAuction):
 
     def choose(self, option: Option) -> None:
         """Apply the non-offending side's (or Director's) choice on the pending ruling."""
+        option = arguments.instance(option, Option, "option", "Option.ACCEPT or Option.REJECT")
         ruling = self.pending
         if ruling is None:
-            raise ValueError("no ruling is pending")
+            raise UsageError("no ruling is pending")
         if option not in ruling.options:
-            raise ValueError(f"{option.value} is not open for Law {ruling.law}")
+            raise UsageError(f"{option.value} is not open for Law {ruling.law}")
         self.pending = None
         seat, call, kind = ruling.offender, ruling.call, ruling.irregularity
         shown = ruling.shows if ruling.artificial else None
@@ -412,7 +420,7 @@ class Referee(TableAuction):
             text = f"{seat.full_name}, whose turn it was, called first: no rectification"
             self._decide(ruling, "28B", text, self._refs(barred=False))
             return self._call(seat, call, facts)
-        raise ValueError(f"a ruling on {offender.full_name}'s {ruling.call} is pending")
+        raise UsageError(f"a ruling on {offender.full_name}'s {ruling.call} is pending")
 
     def _settle(self, seat: Seat, call: Call, comparable: bool | None) -> None:
         """A call at its turn: the duties it meets or turns into others (Laws 27, 30-32)."""
