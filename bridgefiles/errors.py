@@ -38,6 +38,9 @@ class InternalError(BridgeFileError):
     """
 
 
-class UsageError(BridgeFileError):
+class UsageError(BridgeFileError, ValueError):
     """The library was called wrongly: an unknown format name, an argument of the wrong type,
-    an output it must not replace. The caller's mistake, not the input's (exit status 2)."""
+    an output it must not replace. The caller's mistake, not the input's (exit status 2).
+
+    A ValueError too: ``Call.parse`` and ``Seat.parse`` raise it for text that is no call or
+    seat, and the readers and validators that call them catch ValueError."""

@@ -28,7 +28,7 @@ import re
 from datetime import date
 from typing import Literal, get_args
 
-from bridgefiles.errors import BridgeFileError
+from bridgefiles.errors import UsageError
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic, info
 
@@ -41,9 +41,9 @@ FIRST_2007 = date(2008, 1, 1)  # the 2007 Laws could not be in force before this
 
 
 def check_edition(laws: str) -> Edition:
-    """The edition named; BridgeFileError for any other (a caller's mistake, not a file's)."""
-    if laws not in EDITIONS:
-        raise BridgeFileError(f"laws must be one of {', '.join(EDITIONS)}, not {laws!r}")
+    """The edition named; UsageError for any other (a caller's mistake, not a file's)."""
+    if not isinstance(laws, str) or laws not in EDITIONS:
+        raise UsageError(f"laws must be one of {', '.join(EDITIONS)}, not {laws!r}")
     return laws
 
 

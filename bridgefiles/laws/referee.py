@@ -24,11 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bridgefiles.laws import rotation
+from bridgefiles.errors import UsageError
+from bridgefiles.laws import arguments, rotation
 from bridgefiles.laws.auction import is_sufficient
 from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.insufficient import replacement
 from bridgefiles.laws.rulings import (
+    FREE_CALLS,
     Duty,
     Irregularity,
     Obligation,
@@ -74,9 +76,15 @@ class Referee(TableAuction):
         ruling an irregular call gets at once (Laws 25A, 27B3, 39), else None.
 
         ``comparable`` is the Director's decision (Law 23A) for a call that replaces a
-        withdrawn one; None lets the code decide the mechanical cases only.
+        withdrawn one; None lets the code decide the mechanical cases only. Arguments of
+        the wrong type, and a call the duties forbid, raise :class:`UsageError`.
         """
-        facts = _Facts(comparable, frozenset(shows) if artificial else None, unintended)
+        seat, call = arguments.seat(seat), arguments.call(call)
+        comparable = arguments.decision(comparable)
+        artificial = arguments.flag(artificial, "artificial")
+        unintended = arguments.flag(unintended, "unintended")
+        shown = arguments.strains(shows)
+        facts = _Facts(comparable, shown if artificial else None, unintended)
         return self._call(seat, call, facts)
 
     def _call(self, seat: Seat, call: Call, facts: _Facts) -> Ruling | None:
@@ -104,9 +112,9 @@ class Referee(TableAuction):
             )
         for o in duties:
             if o.duty is Duty.REPEAT and o.call != call:
-                raise ValueError(f"{seat.full_name} must repeat {o.call} (Law {o.law})")
+                raise UsageError(f"{seat.full_name} must repeat {o.call} (Law {o.law})")
             if o.duty is Duty.NO_DOUBLE_ONCE and call.kind in (CallKind.DOUBLE, CallKind.REDOUBLE):
-                raise ValueError(f"{seat.full_name} may not double or redouble (Law {o.law})")
+                raise UsageError(f"{seat.full_name} may not double or redouble (Law {o.law})")
         replacing = any(o.duty is Duty.REPLACE for o in duties)
         if replacing and not call.is_pass and not call.is_bid and not comparable:
             # 27B3: a double or redouble cannot replace it; partner passes throughout
@@ -159,11 +167,12 @@ class Referee(TableAuction):
 
     def choose(self, option: Option) -> None:
         """Apply the non-offending side's (or Director's) choice on the pending ruling."""
+        option = arguments.instance(option, Option, "option", "Option.ACCEPT or Option.REJECT")
         ruling = self.pending
         if ruling is None:
-            raise ValueError("no ruling is pending")
+            raise UsageError("no ruling is pending")
         if option not in ruling.options:
-            raise ValueError(f"{option.value} is not open for Law {ruling.law}")
+            raise UsageError(f"{option.value} is not open for Law {ruling.law}")
         self.pending = None
         seat, call, kind = ruling.offender, ruling.call, ruling.irregularity
         shown = ruling.shows if ruling.artificial else None
@@ -171,7 +180,8 @@ class Referee(TableAuction):
         if kind is Irregularity.CHANGE_OF_CALL:
             accepted = option is Option.ACCEPT
             text = "the later call stands" if accepted else "cancelled: the first call stands"
-            self._decide(ruling, "25B", text, self._refs(barred=False))
+            see = (*self._sent_to_25(ruling), *self._refs(barred=False))
+            self._decide(ruling, "25B", text, see)
             if accepted:
                 self._replace_last(seat, call, shown)
         elif option is Option.ACCEPT:
@@ -209,16 +219,23 @@ class Referee(TableAuction):
         )
         rect = rotation.reject(self.laws, kind, ruling.position, bid_made=self._bid_made())
         if rect.offender is not None:
-            self._add(Obligation(seat, rect.offender, rect.law, call, ruling.shows))
+            law = rect.offender_law or rect.law
+            self._add(Obligation(seat, rect.offender, law, call, ruling.shows))
         if rect.partner is not None:
             law = rect.partner_law or rect.law
             self._add(Obligation(seat.partner, rect.partner, law, call, ruling.shows))
         see = ("29B", *((rect.law,) if ruling.law != rect.law else ()), *rect.see_also)
-        self._decide(ruling, ruling.law, rect.text or f"cancelled; Law {rect.law} applies", see)
+        self._decide(ruling, ruling.law, _artificial_pass(ruling.law, rect.law) + rect.text, see)
 
     # -- internals ---------------------------------------------------------
     def _refs(self, *, barred: bool) -> tuple[str, ...]:
         return rotation.references(self.laws, barred=barred)
+
+    def _sent_to_25(self, ruling: Ruling) -> tuple[str, ...]:
+        """The paragraph of Laws 30-32 that makes a later call at LHO's turn a change of
+        call (Law 25), in this edition."""
+        kind = rotation.kind_of(ruling.call, artificial=ruling.artificial, partner_artificial=False)
+        return rotation.changed_call(self.laws, kind)
 
     def _pend(self, ruling: Ruling) -> Ruling:
         self.pending = ruling
@@ -324,6 +341,7 @@ class Referee(TableAuction):
             text = f"{seat.full_name} made an insufficient bid at {due.full_name}'s turn (27A2)"
         else:
             text = f"{seat.full_name} called at {due.full_name}'s turn"
+        text = _artificial_pass(law, rect.law) + text
         return self._pend(
             Ruling(
                 Irregularity.OUT_OF_ROTATION,
@@ -334,6 +352,7 @@ class Referee(TableAuction):
                 (Option.ACCEPT, Option.REJECT),
                 position,
                 text=text,
+                see_also=(rect.law,) if law != rect.law else (),
                 artificial=artificial,
                 shows=shown or frozenset(),
             )
@@ -353,6 +372,9 @@ class Referee(TableAuction):
                 "25A",
                 position=Position.LHO,
                 text="an unintended call, replaced at once: the new call stands",
+                see_also=rotation.changed_call(
+                    self.laws, rotation.kind_of(call, artificial=False, partner_artificial=False)
+                ),
             )
             self._replace_last(seat, call, shown)
             self.rulings.append(ruling)
@@ -398,7 +420,7 @@ class Referee(TableAuction):
             text = f"{seat.full_name}, whose turn it was, called first: no rectification"
             self._decide(ruling, "28B", text, self._refs(barred=False))
             return self._call(seat, call, facts)
-        raise ValueError(f"a ruling on {offender.full_name}'s {ruling.call} is pending")
+        raise UsageError(f"a ruling on {offender.full_name}'s {ruling.call} is pending")
 
     def _settle(self, seat: Seat, call: Call, comparable: bool | None) -> None:
         """A call at its turn: the duties it meets or turns into others (Laws 27, 30-32)."""
@@ -415,7 +437,7 @@ class Referee(TableAuction):
         for o in self.obligations_of(seat):
             if o.duty in (Duty.PASS_ONCE, Duty.NO_DOUBLE_ONCE, Duty.REPEAT):
                 self._end(o)
-            elif o.duty is Duty.SUBSTITUTE:
+            elif o.duty in FREE_CALLS:
                 self._end(o)
                 rect = rotation.substitute(self.laws, o.law, o.call, o.shows, call, comparable)
                 if rect.partner is not None:
@@ -467,3 +489,13 @@ class Referee(TableAuction):
                 duties=self._duties_of(seat),
             )
         )
+
+
+def _artificial_pass(law: str, rules: str) -> str:
+    """Law 30C names the Law 31 paragraph that rules an artificial pass (both editions)."""
+    if law != "30C":
+        return ""
+    return (
+        "Law 30C: the pass is artificial, or passes partner's artificial call: ruled as a "
+        f"bid by Law {rules}. "
+    )

@@ -151,6 +151,7 @@ def _tricks(
         unfinished = not pr.stopped and not pr.complete and bool(pr.winners)
         if unfinished and rt == pr.played and not result.disputed:
             # PBN 2.0 partial result: the tricks completed so far, nothing to score yet
+            out.append(_partial(board, len(pr.winners), rt))
             return Tricks(won=rt, law64=0, final=None)
         if unfinished:
             out.append(
@@ -209,6 +210,18 @@ def _tricks(
             )
         )
     return Tricks(won=won, law64=law64, final=final)
+
+
+def _partial(board: Board, tricks: int, rt: int) -> Diagnostic:
+    """Why a board with a partial result (PBN 2.0, pbn.md 4.3) gets no final count and no
+    score: said, as nothing else would say it."""
+    return info(
+        "result-mismatch",
+        f"a partial result: the play stops after {tricks} of 13 tricks without '*', and "
+        f"Result {rt} counts declarer's tricks among them (PBN 2.0); the final count is not "
+        "known, so the board is not scored",
+        **_tag_where(board, "Result"),
+    )
 
 
 def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:

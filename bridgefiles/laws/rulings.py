@@ -39,11 +39,18 @@ class Option(str, Enum):
 
 class Duty(str, Enum):
     PASS_ONCE = "must pass at the next turn"
-    PASS_THROUGHOUT = "must pass at every remaining turn"
+    PASS_THROUGHOUT = "must pass whenever it is his turn to call"
     REPEAT = "must repeat the call"
     REPEAT_IF_RHO_PASSES = "must repeat the call if RHO passes, else calls freely"
     REPLACE = "must replace the withdrawn insufficient bid"
-    SUBSTITUTE = "calls freely; a call that is not comparable bars partner"
+    # 2017 (30B1(b), 31A2, 31B2, 32A2, 32B2): the comparable-call test of Law 23A
+    SUBSTITUTE = "calls freely; a call that is not comparable bars partner at his next turn"
+    # 2007 31A2: no comparable calls; what counts is whether the denomination is repeated
+    DENOMINATION = (
+        "calls freely; repeating the denomination bars partner at his next turn, "
+        "any other call bars him whenever it is his turn"
+    )
+    CALL_FREELY = "may make any legal call at his turn"  # 2007 31B, 32A, 32B2: partner barred
     NO_DOUBLE_ONCE = "may not double or redouble at the next turn"  # 2007 Law 30B2(b)
 
     @property
@@ -56,6 +63,10 @@ class Duty(str, Enum):
         if self is Duty.REPLACE:
             return "when the insufficient bid is replaced by a legal call"
         return "at the player's next turn to call"
+
+
+# the duties the offender's next call meets, and which the Law then rules on
+FREE_CALLS = (Duty.SUBSTITUTE, Duty.DENOMINATION, Duty.CALL_FREELY)
 
 
 @dataclass(frozen=True, slots=True)

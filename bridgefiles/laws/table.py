@@ -7,6 +7,7 @@ module holds it and answers from it (Laws 19, 22, 26).
 
 from __future__ import annotations
 
+from bridgefiles.laws import arguments
 from bridgefiles.laws.auction import AuctionState, is_sufficient, lowest_sufficient_same_strain
 from bridgefiles.laws.editions import Edition, check_edition
 from bridgefiles.laws.leads import lead_options, restriction_for
@@ -23,7 +24,7 @@ class TableAuction:
 
     def __init__(self, dealer: Seat, *, laws: Edition = "2017") -> None:
         self.laws: Edition = check_edition(laws)
-        self.dealer = dealer
+        self.dealer = arguments.seat(dealer, "dealer")
         self.turn = dealer
         self._calls: list[tuple[Seat, Call]] = []
         self._shown: list[frozenset[Strain] | None] = []  # per call: None when natural
@@ -48,6 +49,7 @@ class TableAuction:
         return tuple(self._obligations)
 
     def obligations_of(self, seat: Seat) -> tuple[Obligation, ...]:
+        seat = arguments.seat(seat)
         return tuple(o for o in self._obligations if o.seat is seat)
 
     @property
@@ -84,6 +86,7 @@ class TableAuction:
 
     def legal_calls(self, seat: Seat) -> tuple[Call, ...]:
         """What ``seat`` may call now without a new irregularity."""
+        seat = arguments.seat(seat)
         if self.pending is not None or self.ended or seat is not self.turn:
             return ()
         duties = self.obligations_of(seat)
@@ -100,6 +103,7 @@ class TableAuction:
 
     def comparable_by_rule(self, seat: Seat) -> Call | None:
         """The replacement Law 27B1(a) makes comparable without asking the Director."""
+        seat = arguments.seat(seat)
         for o in self.obligations_of(seat):
             if o.duty is Duty.REPLACE and o.call is not None and self._state.last_bid is not None:
                 return lowest_sufficient_same_strain(self._state.last_bid, o.call)

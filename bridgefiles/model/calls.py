@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_serializer, model_validator
 
+from bridgefiles.errors import UsageError
 from bridgefiles.model.cards import Strain
 
 
@@ -38,13 +39,20 @@ class Call(BaseModel):
 
     @classmethod
     def parse(cls, text: str) -> Call:
-        """PBN or LIN spelling: ``Pass``/``P``, ``X``/``D``, ``XX``/``R``, ``1NT``/``1N``."""
-        call = _BY_TEXT.get(text)
+        """PBN or LIN spelling: ``Pass``/``P``, ``X``/``D``, ``XX``/``R``, ``1NT``/``1N``.
+
+        Anything else raises :class:`UsageError` (a ValueError too, which readers catch)."""
+        try:
+            call = _BY_TEXT.get(text)
+        except TypeError:  # unhashable: not text (the check waits, off the common path)
+            call = None
         if call is not None:
             return call
+        if not isinstance(text, str):
+            raise UsageError(f"Call.parse needs a str, not {type(text).__name__}")
         call = _BY_TEXT.get(text.strip().upper())
         if call is None:
-            raise ValueError(f"not a call: {text!r}")
+            raise UsageError(f"not a call: {text!r}")
         return call
 
     @property

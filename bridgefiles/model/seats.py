@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from bridgefiles.errors import UsageError
+
 
 class Side(str, Enum):
     """A partnership."""
@@ -69,11 +71,14 @@ class Seat(str, Enum):
 
     @classmethod
     def parse(cls, text: str) -> Seat:
-        """A seat from its letter, upper or lower case (PBN import allows both)."""
+        """A seat from its letter, upper or lower case (PBN import allows both); anything else
+        raises :class:`UsageError` (a ValueError too, which readers catch)."""
+        if not isinstance(text, str):
+            raise UsageError(f"Seat.parse needs a str, not {type(text).__name__}")
         try:
             return _BY_LETTER[text.strip().upper()]
         except KeyError:
-            raise ValueError(f"not a seat: {text!r}") from None
+            raise UsageError(f"not a seat: {text!r}") from None
 
     def __str__(self) -> str:
         return self.value

@@ -12,16 +12,42 @@ from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.seats import Seat, Side
 from bridgefiles.scoring.board import board_dealer, board_vulnerability, parse_board_number
 from bridgefiles.scoring.duplicate import ns_points
-from bridgefiles.scoring.method import parse_scoring
+from bridgefiles.scoring.method import parse_scoring, scale_warnings
 from bridgefiles.scoring.rubber import RubberState
 from bridgefiles.scoring.values import SidedValue
 
 
 def board_diagnostics(board: Board) -> list[Diagnostic]:
     """What the board's own tags say against the Laws: ``board-mismatch`` warnings for a
-    Dealer or Vulnerable unlike Law 2 for the board number, and the ScoreRubberHistory
-    errors of :func:`rubber_history_diagnostics`."""
-    return [*_law2_diagnostics(board), *rubber_history_diagnostics(board)]
+    Dealer or Vulnerable unlike Law 2 for the board number, the ScoreRubberHistory
+    errors of :func:`rubber_history_diagnostics`, and a warning for a Scoring scale we
+    do not implement (:func:`scale_diagnostics`)."""
+    return [
+        *_law2_diagnostics(board),
+        *rubber_history_diagnostics(board),
+        *scale_diagnostics(board),
+    ]
+
+
+def scale_diagnostics(board: Board) -> list[Diagnostic]:
+    """``score-mismatch`` warnings: the Scoring tag names a scale (EMP, IMP_1948,
+    IMP_1961) that bridgefiles scores on today's scale instead, in the scorer's words
+    (a board the scorer already warned about is not told twice)."""
+    pair = board.tag_pair("Scoring")
+    if pair is None:
+        return []
+    said = {d.message for d in board.diagnostics if d.code == "score-mismatch"}
+    return [
+        warning(
+            "score-mismatch",
+            text,
+            line=pair.line,
+            column=pair.column,
+            board=board.board_number,
+        )
+        for text in scale_warnings(parse_scoring(pair.value))
+        if text not in said
+    ]
 
 
 def _law2_diagnostics(board: Board) -> list[Diagnostic]:

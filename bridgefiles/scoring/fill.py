@@ -42,7 +42,7 @@ from bridgefiles.scoring.butler import Average, CrossDivide, Discard, Half
 from bridgefiles.scoring.changes import Changes, apply_changes
 from bridgefiles.scoring.imps import ImpRounding
 from bridgefiles.scoring.matchpoints import AdjustedPercentages, Units
-from bridgefiles.scoring.method import UNIMPLEMENTED, ScoringMethod
+from bridgefiles.scoring.method import ScoringMethod, scale_warnings
 from bridgefiles.scoring.pairs import pairs_event
 from bridgefiles.scoring.record import Record, deal_facts, fill_record, fill_score, method_of
 from bridgefiles.scoring.rubber_record import check_history, fill_rubber
@@ -209,13 +209,11 @@ def _deal_key(board: Board, index: int) -> DealKey | None:
 def _unimplemented_scale(w: Record, method: ScoringMethod, settings: ScoreSettings) -> None:
     """A warning for each scale the method names that we do not implement (EMP,
     IMP_1948, IMP_1961): its IMPs or matchpoints are those of today's scales."""
-    scale = "on the current IMP scale" if method.is_imps else "as ordinary matchpoints"
     named = "the method given" if settings.method is not None else "Scoring"
-    for modifier in method.unimplemented:
+    for text in scale_warnings(method, named):
         w.report(
             "score-mismatch",
-            f"{named} names {modifier} ({UNIMPLEMENTED[modifier]}), which is not "
-            f"implemented: the board is scored {scale}",
+            text,
             tag="Scoring" if settings.method is None else None,
             severity=Severity.WARNING,
         )

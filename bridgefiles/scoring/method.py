@@ -67,6 +67,18 @@ class ScoringMethod(BaseModel):
         )
 
 
+def scale_warnings(method: ScoringMethod, named: str = "Scoring") -> list[str]:
+    """What to tell for each scale ``method`` names that is not implemented (EMP,
+    IMP_1948, IMP_1961): its IMPs or matchpoints are those of today's scales. One
+    wording for the scorer and the validator; ``named`` is where the method came from."""
+    scale = "on the current IMP scale" if method.is_imps else "as ordinary matchpoints"
+    return [
+        f"{named} names {modifier} ({UNIMPLEMENTED[modifier]}), which is not "
+        f"implemented: the board is scored {scale}"
+        for modifier in method.unimplemented
+    ]
+
+
 def parse_scoring(text: str | None) -> ScoringMethod:
     """Split a Scoring value at ``;`` into base, modifiers and unknown fields."""
     if not text:

@@ -225,7 +225,9 @@ def deal_facts(board: Board, settings: ScoreSettings) -> Record:
             # A revoke found in a play that has cards the player never held is an
             # artefact of a broken record (a wrong deal): no Law 64 transfer then.
             final = tricks.won
-        w.tricks = final if final is not None else board.declarer_tricks
+        # the Result tag only when the Laws found no count at all: a partial result (the
+        # tricks so far, PBN 2.0) has none to score, and the ruling says so
+        w.tricks = final if final is not None or tricks is not None else board.declarer_tricks
         if w.tricks is not None and not 0 <= w.tricks <= 13:
             w.tricks = None
     old_mp = method_of(board, settings).has("OldMP")

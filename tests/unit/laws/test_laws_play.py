@@ -316,7 +316,12 @@ def test_partial_result_without_a_claim() -> None:
     four = "/".join(ROWS[:4])  # E S S S: declarer has 3 tricks so far
     partial = validate_board(board(rows=four, Result="3"))
     assert partial.tricks is not None and partial.tricks.final is None and partial.score is None
-    assert [d.code for d in partial.diagnostics] == ["revoke"]  # West played on: established
+    # West played on: established; and the partial result says why there is no score
+    assert [(d.code, d.severity) for d in partial.diagnostics] == [
+        ("revoke", Severity.WARNING),
+        ("result-mismatch", Severity.INFO),
+    ]
+    assert "a partial result" in partial.diagnostics[1].message
     taken = validate_board(board(rows=four, Result="10"))
     assert taken.tricks is not None and taken.tricks.final == 10
     assert [(d.code, d.severity) for d in taken.diagnostics if d.code == "result-mismatch"] == [

@@ -124,7 +124,7 @@ def test_bid_at_partner_or_lho_turn(offender: Seat) -> None:
             break
         feed(ref, (seat, "P"))
     feed(ref, (offender, "1D"))  # the same bid, not ruled comparable by the Director
-    assert duties(ref) == {(offender.partner, Duty.PASS_ONCE, "31B")}
+    assert duties(ref) == {(offender.partner, Duty.PASS_ONCE, "31B2")}  # as in 31A2(b)
     assert ref.lead_restrictions == (LeadRestriction(offender),)
 
 
@@ -139,7 +139,7 @@ def test_double_at_rho_turn_rho_passes_must_repeat() -> None:
     ref = Referee(N)
     feed(ref, (N, "1H"), (E, "P"))
     ruling = ref.call(W, c("X"))  # South was due; West is South's LHO
-    assert ruling is not None and ruling.position is Position.RHO and ruling.law == "32B"
+    assert ruling is not None and ruling.position is Position.RHO and ruling.law == "32A"
     ref.choose(Option.REJECT)
     feed(ref, (S, "P"))
     assert ref.legal_calls(W) == (c("X"),)
@@ -153,18 +153,18 @@ def test_double_at_rho_turn_rho_bids_offender_free() -> None:
     ref.call(W, c("X"))
     ref.choose(Option.REJECT)
     feed(ref, (S, "2H"))
-    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32B2")}
+    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32A2")}
     feed(ref, (W, "P"))
-    assert duties(ref) == {(E, Duty.PASS_ONCE, "32B2")}
+    assert duties(ref) == {(E, Duty.PASS_ONCE, "32A2(b)")}
 
 
 def test_double_at_partner_turn() -> None:
     ref = Referee(N)
     feed(ref, (N, "1H"))
     ruling = ref.call(W, c("X"))  # East was due: West's partner
-    assert ruling is not None and ruling.position is Position.PARTNER and ruling.law == "32A"
+    assert ruling is not None and ruling.position is Position.PARTNER and ruling.law == "32B"
     ref.choose(Option.REJECT)
-    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32A")}
+    assert duties(ref) == {(W, Duty.SUBSTITUTE, "32B")}
     feed(ref, (E, "P"), (S, "2H"))
     assert ref.call(W, c("X"), comparable=True) is None
     assert ref.obligations == ()
