@@ -139,6 +139,7 @@ _FILE_FACTS: dict[str, tuple[str | None, str]] = {
     "url": ("utf-8", "text/uri-list"),
     "csv": ("utf-8", "text/csv"),
     "parquet": (None, "application/vnd.apache.parquet"),
+    "usebio": ("iso8859-1", "application/xml"),  # USEBIO 1.2: the ISO-8859-1 prolog
 }
 
 _FORMATS: dict[str, Format] = {}
@@ -254,6 +255,7 @@ def _load_builtin() -> None:
         "bridgefiles.formats.lin",
         "bridgefiles.formats.json_format",
         "bridgefiles.formats.url",
+        "bridgefiles.exchange",
     ):
         try:
             importlib.import_module(module)
