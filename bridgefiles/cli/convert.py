@@ -256,8 +256,9 @@ def score(files: tuple[str, ...], output: str | None, out_dir: str | None, in_pl
     if output is not None and len(items) > 1:
         raise click.UsageError("-o takes one input; use --out-dir or --in-place for several")
     tasks: list[ConvertTask] = []
-    for item in items:
-        fmt = own_format(item, source_format)
+    named = registry.from_path(output) if output not in (None, batch.STDIN) else None
+    for item in items:  # -o event.xml: the format its extension names (USEBIO), else its own
+        fmt = named.name if named is not None and named.write else own_format(item, source_format)
         target = targets([item], fmt, output, out_dir, in_place, force)[0]
         tasks.append(ConvertTask(item, fmt, target, source_format, "preserve", True, verify,
                                  replace=replace, through=through, method=METHODS.get(method or ""),

@@ -37,6 +37,7 @@ from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.seats import ROTATION, Vulnerability
 from bridgefiles.scoring.board import board_dealer, parse_board_number
+from bridgefiles.scoring.traveller import element
 
 _WANTED = frozenset({"PARTICIPANTS/PAIR", "PARTICIPANTS/TEAM", "BOARD"})
 _PAIR_COLUMNS = ["PairId_NS", "PairId_EW", "Names_NS", "Names_EW", "Contract", "Declarer",
@@ -174,8 +175,8 @@ class _Reading:
             elif score:
                 facts.diagnostics.append(self._problem(f"SCORE {score!r} is not a score",
                                                        line.line))
-        for element, column in _IMP if self.imps else _MP:
-            value = (line.value(element) or "").strip()
+        for tag, column in _IMP if self.imps else _MP:
+            value = (line.value(tag) or "").strip()
             if value:
                 row[column] = value
         return row
@@ -263,11 +264,7 @@ class _Reading:
 
 def _element(text: str) -> str:
     """A cell as a PBN table element: ``-`` when empty, a quoted string when needed."""
-    if not text:
-        return "-"
-    if all(33 <= ord(c) <= 126 and c not in '[]{};%"' for c in text):
-        return text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return element(text) if text else "-"
 
 
 def _made(tags: list[TagPair], tables: tuple[Table, ...], index: int, line: int,

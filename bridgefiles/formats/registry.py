@@ -8,7 +8,7 @@ extensions, output charsets and media types come from here and nowhere else:
 the public API, batches, the command line and the upload service all ask.
 
 >>> [f.name for f in formats(kind="boards", writable=True)]
-['json', 'lin', 'pbn', 'url']
+['json', 'lin', 'pbn', 'url', 'usebio']
 >>> extension("parquet"), charset("pbn"), media_type("csv")
 ('.parquet', 'iso8859-1', 'text/csv')
 >>> from_path("EVENT.PBN").name
