@@ -7,6 +7,7 @@
 """
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 # The submodule bridgefiles.validate is imported first, so that the function
 # bf.validate bound below is not replaced by the module of the same name when
@@ -25,6 +26,9 @@ from bridgefiles.model import Board, BridgeFile
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.report import FileReport, render_json, render_text, validate_input
 
+if TYPE_CHECKING:
+    from bridgefiles.analysis.ddscore import DDScore
+
 __version__ = "0.1.0"
 
 
@@ -37,6 +41,14 @@ def analyze(bridge_file: BridgeFile, progress: Callable[[int], None] | None = No
     from bridgefiles.analysis import analyze as run
 
     return run(bridge_file, progress)
+
+
+def dd_score(deal: Any, contract: Any, declarer: Any, vulnerable: Any) -> "DDScore":
+    """The double-dummy tricks and score of a contract (extra ``dds``): loaded when called,
+    like :func:`analyze`; :func:`bridgefiles.analysis.ddscore.dd_score` documents it."""
+    from bridgefiles.analysis.ddscore import dd_score as solve
+
+    return solve(deal, contract, declarer, vulnerable)
 
 
 __all__ = [
@@ -54,6 +66,7 @@ __all__ = [
     "__version__",
     "analyze",
     "convert",
+    "dd_score",
     "dumps",
     "iter_dumps",
     "load",

@@ -225,10 +225,41 @@ def _vulnerable(board: Board) -> str | None:
     return NO_VULNERABILITY if vul.value == "None" else vul.value
 
 
-def board_rows(boards: Iterable[Board], path: str | None = None) -> Iterator[Row]:
-    """Rows for boards as they stream by (``path`` fills the ``file`` column)."""
+def board_rows(
+    boards: Iterable[Board], path: str | None = None, *, dd: bool = False
+) -> Iterator[Row]:
+    """Rows for boards as they stream by (``path`` fills the ``file`` column); ``dd``
+    adds the double-dummy columns of :func:`dd_columns` (extra ``dds``)."""
     for board in boards:
-        yield board_row(board, path)
+        row = board_row(board, path)
+        yield {**row, **dd_columns(board, row)} if dd else row
+
+
+# The double-dummy columns (issue 27, owned by the exchange part): declarer's tricks with
+# perfect play in the contract played, that result's N-S score (Law 77), and the tricks
+# taken at the table less the double-dummy ones (+1: one more than double dummy).
+DD_COLUMN_TYPES: dict[str, str] = {"dd_tricks": "int", "dd_score_ns": "int", "dd_difference": "int"}
+
+
+def dd_columns(board: Board, row: Row) -> Row:
+    """A row's double-dummy columns, empty when the board has no full deal or no contract
+    with a declarer; each deal is solved once per process (``analysis.ddscore``)."""
+    out: Row = dict.fromkeys(DD_COLUMN_TYPES)
+    deal, contract, declarer = board.deal, row.get("contract"), row.get("declarer")
+    if deal is None or not deal.is_complete or deal.problems() or not contract or not declarer:
+        return out
+    from bridgefiles.analysis.ddscore import dd_score
+    from bridgefiles.errors import UsageError
+
+    try:
+        found = dd_score(deal, contract, declarer, board.vulnerable or "None")
+    except UsageError:  # a passed-out board, or a contract without a level
+        return out
+    out["dd_tricks"] = found.tricks
+    out["dd_score_ns"] = found.score if Seat(declarer).side.value == "NS" else -found.score
+    if row.get("tricks") is not None:
+        out["dd_difference"] = row["tricks"] - found.tricks
+    return out
 
 
 # -- writing tables --------------------------------------------------------------------------
