@@ -166,3 +166,10 @@ def test_real_files_double_dummy_tricks(path: Path) -> None:
         for strain in Strain:
             got = bf.dd_score(deal, f"1{strain.value}", seat, False)
             assert got.tricks == table.tricks_for(seat, strain), (seat, strain)
+
+
+def test_module_examples_run() -> None:
+    import doctest
+
+    result = doctest.testmod(ddscore, optionflags=doctest.ELLIPSIS, verbose=False)
+    assert result.failed == 0 and result.attempted >= 3

@@ -199,3 +199,26 @@ def test_round_trip_property(event: BridgeFile) -> None:
     _, back = _again(scored)
     assert _standings(back) == _standings(scored)
     assert _results(back) == _results(scored)
+
+
+_SAMPLE = (FIXTURES / "usebio-pairs.xml").read_text(encoding="iso-8859-1")
+
+
+@given(st.lists(st.tuples(st.integers(0, len(_SAMPLE)), st.integers(0, 40),
+                          st.sampled_from(["", "<", ">", "&", "&amp;", "</BOARD>", "<BOARD>",
+                                           "<!ENTITY x 'y'>", "\x00", "é", "A6040", "9Z"])),
+                max_size=4))
+def test_mangled_documents_are_findings_never_crashes(edits: list[tuple[int, int, str]]) -> None:
+    """Cut and spliced documents: diagnostics or boards, only BridgeFileError ever raised."""
+    text = _SAMPLE
+    for at, cut, insert in edits:
+        text = text[:at] + insert + text[at + cut :]
+    event = bf.loads(text.encode("utf-8"), format="usebio")
+    for board in event.boards:
+        assert board.tag("Board") is not None
+        bf.validate(board)
+    if event.boards:
+        bf.dumps(event, "pbn")
+        bf.dumps(event, "usebio")
+    else:
+        assert [d.severity.value for d in event.diagnostics].count("error") >= 1
