@@ -57,6 +57,16 @@ def test_pairs_round_trip_same_matchpoints_and_ranking(name: str) -> None:
     assert not [d for b in back.boards for d in b.diagnostics if d.code == "score-mismatch"]
 
 
+def test_an_unscored_event_ranks_as_its_pbn_would() -> None:
+    """Travellers from the games' own tags (the auction's contract where the Contract tag
+    says "?"): scoring the USEBIO gives what scoring the PBN gives."""
+    event = bf.load(FIXTURES / "scoring-pairs.pbn")
+    text = bf.dumps(event, "usebio")
+    assert "<PLACE>" not in text and "<NS_MATCH_POINTS>" not in text
+    back = bf.score(bf.loads(text.encode("iso-8859-1"), format="usebio"))
+    assert _standings(back) == _standings(bf.score(event))
+
+
 def test_usebio_elements_adjusted_scores_and_ties() -> None:
     text, _ = _again(_scored(FIXTURES / "usebio-adjusted.pbn"))
     assert text.startswith('<?xml version="1.0" encoding="ISO-8859-1"?>\n'
@@ -106,6 +116,10 @@ def test_convert_and_score_commands_by_extension(tmp_path: Path) -> None:
     assert _standings(again) == _standings(_scored(FIXTURES / "scoring-pairs.pbn"))
     lost = [d for d in done.diagnostics if d.code == "lost-in-conversion"]
     assert lost and "the auction" in lost[0].message
+    numberless = bf.loads('[Deal "N:AKQJ.AKQ.AKQ.AKQ - - -"]\n[Contract "7NT"]\n').boards
+    found: list[bf.Diagnostic] = []
+    bf.dumps(numberless, "usebio", on_diagnostic=found.append)
+    assert any("board number" in d.message for d in found)
 
 
 def test_sniffed_by_content_not_name() -> None:

@@ -97,6 +97,8 @@ CARRIED_TABLES = frozenset({"ScoreTable", "TotalScoreTable"})
 def adapt(board: Board) -> Board:
     """``board`` with a ``lost-in-conversion`` warning naming what USEBIO cannot carry."""
     what: list[str] = []
+    if board.board_number is None:
+        what.append("a board without a board number (numbered in sequence)")
     if board.auction is not None and board.auction.entries:
         what.append("the auction")
     if board.play is not None and len(board.play.slots) > 1:

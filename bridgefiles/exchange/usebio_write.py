@@ -219,9 +219,13 @@ def _game_row(board: Board) -> Row:
         x, y = board.player(a), board.player(b)
         if (x or "").strip() not in _EMPTY or (y or "").strip() not in _EMPTY:
             row[f"Names_{side}"] = f"{(x or '?').strip()};{(y or '?').strip()}"
-    put("Contract", board.tag("Contract"))
-    put("Declarer", board.tag("Declarer"))
-    tricks = board.declarer_tricks
+    outcome = board.outcome  # the auction's contract where the tags do not say it
+    contract = board.contract or (outcome.contract if outcome is not None else None)
+    if declarer is None and outcome is not None:
+        declarer = outcome.declarer
+    put("Contract", contract.text if contract is not None else None)
+    put("Declarer", declarer.value if declarer is not None else None)
+    tricks = board.result.declarer_tricks(declarer) if board.result is not None else None
     if tricks is not None:
         row["Result"] = str(tricks)
     lead = _lead(board)
