@@ -85,6 +85,8 @@ def test_teams_round_trip_same_imps_and_vps() -> None:
     text, back = _again(event)
     assert '<EVENT EVENT_TYPE="TEAMS">' in text and "<MATCH>" in text
     assert "<BOARD_SCORING_METHOD>IMPS</BOARD_SCORING_METHOD>" in text
+    assert '<TEAM TEAM_ID="1" TEAM_NAME="Lions">' in text and "<TEAM>1</TEAM>" in text
+    assert text.count("<PLAYER_NAME>Lion") == 4 and text.count("<PLAYER_NAME>Tiger") == 4
     assert _standings(back) == _standings(event)
     assert _results(back) == _results(event)
 

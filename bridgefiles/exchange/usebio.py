@@ -15,7 +15,7 @@ import re
 
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic, warning
-from bridgefiles.model.seats import Vulnerability
+from bridgefiles.model.seats import Seat, Vulnerability
 from bridgefiles.scoring.method import parse_scoring
 
 NAME = "usebio"
@@ -113,6 +113,8 @@ def adapt(board: Board) -> Board:
     if tables:
         what.append("the tables " + ", ".join(tables))
     room = (board.room or "").strip().lower()
+    if board.room is not None and any(board.player(s) for s in Seat):
+        what.append("the seat each player sat in (USEBIO lists a team's players)")
     if room not in ("", "open", "closed"):
         what.append(f"the room name {board.room!r} (USEBIO says only which way the home "
                     "team sat)")

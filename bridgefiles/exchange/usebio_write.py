@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from bridgefiles.exchange.usebio import (
     DOCTYPE,
+    PERCENT_OF_MARK,
     PROLOG,
     SUITS,
     VERSION,
@@ -44,7 +45,6 @@ class _Deal:
     vulnerable: str | None = None
     rows: list[Row] = field(default_factory=list)
     from_table: bool = False
-    teams: tuple[str, str] | None = None  # (home, visitors) of the games
 
 
 @dataclass
@@ -53,6 +53,7 @@ class _Event:
     deals: dict[str, _Deal] = field(default_factory=dict)
     standings: list[Row] = field(default_factory=list)
     teams: bool = False
+    players: dict[str, dict[str, None]] = field(default_factory=dict)  # team: its players
 
     def add(self, board: Board) -> None:
         if not self.head:
@@ -69,7 +70,7 @@ class _Event:
         home, visit = board.tag("HomeTeam"), board.tag("VisitTeam")
         if board.room is not None and home and visit:
             self.teams = True
-            deal.teams = (home, visit)
+            self._players(board, home, visit)
         table = _traveller(board)
         if table is not None and not deal.from_table:
             deal.rows = table.records()
@@ -170,6 +171,16 @@ class _Event:
         return list(seen.items())
 
     # -- teams ---------------------------------------------------------------
+    def _players(self, board: Board, home: str, visit: str) -> None:
+        """The players of each team: the home team sits N-S in the Open room."""
+        closed = (board.room or "").strip().lower() == "closed"
+        for seats, team in (((Seat.N, Seat.S), visit if closed else home),
+                            ((Seat.E, Seat.W), home if closed else visit)):
+            for seat in seats:
+                name = (board.player(seat) or "").strip()
+                if name not in _EMPTY:
+                    self.players.setdefault(team, {})[name] = None
+
     def _teams(self, nl: str) -> Iterator[str]:
         home = self.head.get("HomeTeam", "Home")
         visit = self.head.get("VisitTeam", "Visitors")
@@ -184,9 +195,10 @@ class _Event:
                 totals[name] = _cell(row, "TotalIMP") or "0"
                 total = _cell(row, "VP") or totals[name]
                 yield _el("TOTAL_SCORE", total, 12, nl) + _el("PLACE", place, 12, nl)
+            yield "".join(_players(";".join(self.players.get(name, {})), 12, nl))
             yield f"          </TEAM>{nl}"
         yield f"        </PARTICIPANTS>{nl}        <MATCH>{nl}"
-        yield _el("TEAM", home, 10, nl) + _el("OPPOSING_TEAM", visit, 10, nl)
+        yield _el("TEAM", "1", 10, nl) + _el("OPPOSING_TEAM", "2", 10, nl)  # the TEAM_IDs
         if totals:
             yield _el("TEAM_SCORE", totals.get(home, "0"), 10, nl)
             yield _el("OPPOSING_TEAM_SCORE", totals.get(visit, "0"), 10, nl)
@@ -323,8 +335,6 @@ def _score(row: Row) -> str | None:
 
 def _percent(mark: str, other: str) -> int:
     """The percentage an artificial mark stands for (60/50/40), the other side's rest."""
-    from bridgefiles.exchange.usebio import PERCENT_OF_MARK
-
     if mark.startswith("^"):
         return PERCENT_OF_MARK.get(mark.lstrip("^").upper().removeprefix("AVE")
                                    .removeprefix("A"), 50)
