@@ -7,6 +7,7 @@
 """
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from bridgefiles.api import dumps, iter_dumps, load, loads, read, score, validate, write
 from bridgefiles.errors import (
@@ -21,6 +22,9 @@ from bridgefiles.jobs.report import FileReport, render_json, render_text, valida
 from bridgefiles.model import Board, BridgeFile
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 
+if TYPE_CHECKING:
+    from bridgefiles.analysis.ddscore import DDScore
+
 __version__ = "0.1.0"
 
 
@@ -33,6 +37,14 @@ def analyze(bridge_file: BridgeFile, progress: Callable[[int], None] | None = No
     from bridgefiles.analysis import analyze as run
 
     return run(bridge_file, progress)
+
+
+def dd_score(deal: Any, contract: Any, declarer: Any, vulnerable: Any) -> "DDScore":
+    """The double-dummy tricks and score of a contract (extra ``dds``): loaded when called,
+    like :func:`analyze`; :func:`bridgefiles.analysis.ddscore.dd_score` documents it."""
+    from bridgefiles.analysis.ddscore import dd_score as solve
+
+    return solve(deal, contract, declarer, vulnerable)
 
 
 __all__ = [
@@ -50,6 +62,7 @@ __all__ = [
     "__version__",
     "analyze",
     "convert",
+    "dd_score",
     "dumps",
     "iter_dumps",
     "load",

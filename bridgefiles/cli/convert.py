@@ -188,7 +188,8 @@ run_options = common.stacked(
 @click.command()
 @click.argument("files", nargs=-1, required=True)
 @click.option("--to", "to", type=click.Choice(writable_formats()), required=True,
-              help="Output format (url: handviewer links; csv and parquet: one row a board).")
+              help="Output format (url: handviewer links; usebio: USEBIO 1.2 XML results of a "
+                   "scored event; csv and parquet: one row a board).")
 @click.option("-o", "--output", "output", default=None,
               help="Output file ('-' for standard output); one input, or a table of several.")
 @write_options
@@ -203,7 +204,7 @@ def convert(files: tuple[str, ...], to: str, output: str | None, out_dir: str | 
             method: str | None, preserve: bool, strict: bool, fail_on: str | None,
             report_format: str, laws: str, source_format: str | None, jobs: int,
             show_progress: bool | None, quiet: bool) -> None:
-    """Convert FILE... to PBN (export format), LIN, JSON, handviewer URLs or a table."""
+    """Convert FILE... to PBN (export format), LIN, JSON, handviewer URLs, USEBIO XML or a table."""
     if method is not None and not do_score:
         raise click.UsageError("--method says how to score: give it with --score")
     items = common.inputs(files)
@@ -251,13 +252,15 @@ def score(files: tuple[str, ...], output: str | None, out_dir: str | None, in_pl
           force: bool, verify: bool, through: bool, replace: bool, method: str | None,
           fail_on: str | None, report_format: str, laws: str, source_format: str | None,
           jobs: int, show_progress: bool | None, quiet: bool) -> None:
-    """Write FILE... back in their own format with results and scores filled in."""
+    """Write FILE... back in their own format with results and scores filled in
+    (or in the format -o's extension names: -o event.xml writes USEBIO XML)."""
     items = common.inputs(files)
     if output is not None and len(items) > 1:
         raise click.UsageError("-o takes one input; use --out-dir or --in-place for several")
     tasks: list[ConvertTask] = []
-    for item in items:
-        fmt = own_format(item, source_format)
+    named = registry.from_path(output) if output not in (None, batch.STDIN) else None
+    for item in items:  # -o event.xml: the format its extension names (USEBIO), else its own
+        fmt = named.name if named is not None and named.write else own_format(item, source_format)
         target = targets([item], fmt, output, out_dir, in_place, force)[0]
         tasks.append(ConvertTask(item, fmt, target, source_format, "preserve", True, verify,
                                  replace=replace, through=through, method=METHODS.get(method or ""),

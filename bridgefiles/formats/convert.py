@@ -26,6 +26,9 @@ from bridgefiles.model.diagnostic import Diagnostic, warning
 from bridgefiles.model.play import Claim, Play, PlayEnd, Slot
 
 LOST = "lost-in-conversion"
+# Formats outside this module (bridgefiles.exchange) that say what they cannot carry:
+# target name -> a function giving the board with its lost-in-conversion warnings added.
+ADAPTERS: dict[str, Callable[[Board], Board]] = {}
 _LIN_FAMILY = frozenset({"lin", "url"})
 
 # Tags the LIN writer expresses: directly, through the vugraph header, or derived
@@ -81,6 +84,8 @@ def adapt(board: Board, target: str) -> Board:
         return _to_pbn(board).model_copy(update={"format": target})
     if goal == "lin":
         return _to_lin(board).model_copy(update={"format": target})
+    if goal in ADAPTERS:
+        return ADAPTERS[goal](board).model_copy(update={"format": target})
     return board
 
 

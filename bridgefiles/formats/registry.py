@@ -8,7 +8,7 @@ extensions, output charsets and media types come from here and nowhere else:
 the public API, batches, the command line and the upload service all ask.
 
 >>> [f.name for f in formats(kind="boards", writable=True)]
-['json', 'lin', 'pbn', 'url']
+['json', 'lin', 'pbn', 'url', 'usebio']
 >>> extension("parquet"), charset("pbn"), media_type("csv")
 ('.parquet', 'iso8859-1', 'text/csv')
 >>> from_path("EVENT.PBN").name
@@ -141,6 +141,7 @@ _FILE_FACTS: dict[str, tuple[str | None, str]] = {
     "url": ("utf-8", "text/uri-list"),
     "csv": ("utf-8", "text/csv"),
     "parquet": (None, "application/vnd.apache.parquet"),
+    "usebio": ("iso8859-1", "application/xml"),  # USEBIO 1.2: the ISO-8859-1 prolog
 }
 
 _FORMATS: dict[str, Format] = {}
@@ -256,6 +257,7 @@ def _load_builtin() -> None:
         "bridgefiles.formats.lin",
         "bridgefiles.formats.json_format",
         "bridgefiles.formats.url",
+        "bridgefiles.exchange",
     ):
         try:
             importlib.import_module(module)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import csv
 import importlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from bridgefiles.checks.validate import validate_board
@@ -222,10 +222,18 @@ def _vulnerable(board: Board) -> str | None:
     return NO_VULNERABILITY if vul.value == "None" else vul.value
 
 
-def board_rows(boards: Iterable[Board], path: str | None = None) -> Iterator[Row]:
-    """Rows for boards as they stream by (``path`` fills the ``file`` column)."""
+def board_rows(
+    boards: Iterable[Board],
+    path: str | None = None,
+    *,
+    extra: Callable[[Board, Row], Row] | None = None,
+) -> Iterator[Row]:
+    """Rows for boards as they stream by (``path`` fills the ``file`` column); ``extra``
+    adds columns worked out above this layer, such as the double-dummy ones of
+    :func:`bridgefiles.analysis.ddscore.dd_columns`."""
     for board in boards:
-        yield board_row(board, path)
+        row = board_row(board, path)
+        yield {**row, **extra(board, row)} if extra is not None else row
 
 
 # -- writing tables --------------------------------------------------------------------------

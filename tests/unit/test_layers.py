@@ -129,6 +129,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bridgefiles.formats",),  # decoding, the grammars' readers and the writers
     ("bridgefiles.laws",),  # the auction and play replayed against the Laws
     ("bridgefiles.scoring",),  # Law 77, matchpoints, IMPs, standings
+    ("bridgefiles.exchange",),  # USEBIO XML, dealing-machine files, RBN (scored results)
     ("bridgefiles.checks",),  # a board checked whole; the JSON schemas
     ("bridgefiles.files",),  # sources opened and sniffed, outputs written safely
     ("bridgefiles.views",),  # a board for the terminal; boards as rows
@@ -149,7 +150,10 @@ def _layer(module: str) -> int | None:
     best: tuple[int, int] | None = None
     for index, names in enumerate(LAYERS):
         for prefix in names:
-            if (module == prefix or module.startswith(prefix + ".")) and (
+            inside = module == prefix or (
+                prefix != "bridgefiles" and module.startswith(prefix + ".")
+            )
+            if inside and (
                 best is None or len(prefix) > best[1]
             ):
                 best = (index, len(prefix))
