@@ -13,15 +13,15 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import IO, TYPE_CHECKING, Any, Literal
 
-from bridgefiles.errors import BridgeFileError, UsageError
+from bridgefiles.errors import UsageError
 from bridgefiles.files.output import Budget, output_charset, write_stream, write_text_file
 from bridgefiles.files.reading import (
     SNIFF_BYTES,
     Source,
     bounded,
+    caught,
     file_from_info,
     guarded,
-    internal,
     open_source,
     options_for,
     pick_format,
@@ -119,12 +119,8 @@ def read(
 
 def _collect(boards: Iterator[Board], info: FileInfo, fmt_name: str) -> BridgeFile:
     collected = tuple(guarded(boards))
-    try:
+    with caught("building the file"):
         return file_from_info(collected, info, fmt_name)
-    except BridgeFileError:
-        raise
-    except Exception as exc:
-        raise internal(exc, "building the file") from exc
 
 
 def load(
@@ -179,15 +175,11 @@ def loads(
     options = options_for(path, strict, None, limits, text=True)
     info = FileInfo(path=path, encoding="str", format=fmt.name)
     found: list[Diagnostic] = []
-    try:
+    with caught("reading"):
         lines = limited_text_lines(
             data, options.limits, found, path, options.strict, line_setting=fmt.line_limit
         )
         result = _collect(bounded(fmt.read(lines, options, info), options, info), info, fmt.name)
-    except BridgeFileError:
-        raise
-    except Exception as exc:
-        raise internal(exc, "reading") from exc
     if found:
         result = result.model_copy(update={"diagnostics": (*found, *result.diagnostics)})
     return result
@@ -245,12 +237,8 @@ def iter_dumps(
     boards, info = _boards_and_info(obj)
     options = WriteOptions(layout=layout)
     assert fmt.write is not None
-    try:
+    with caught("writing"):
         yield from fmt.write(adapted(boards, fmt.name, on_diagnostic), options, info)
-    except BridgeFileError:
-        raise
-    except Exception as exc:  # a bug of ours must not become the caller's crash
-        raise internal(exc, "writing") from exc
 
 
 def adapted(
@@ -392,12 +380,8 @@ def validate(board: Board, *, laws: Laws = "2017") -> BoardReport:
     if not isinstance(board, Board):
         raise UsageError(f"validate() takes a Board, not {type(board).__name__}")
     check_laws(laws)
-    try:
+    with caught("validating"):
         return validate_board(board, laws=laws)
-    except BridgeFileError:
-        raise
-    except Exception as exc:
-        raise internal(exc, "validating") from exc
 
 
 def score(
@@ -428,12 +412,8 @@ def score(
         raise UsageError(
             f"score() takes a BridgeFile (bf.load), not {type(bridge_file).__name__}")
     options = score_options(method, laws, replace, settings)
-    try:
+    with caught("scoring"):
         scored: BridgeFile = score_file(bridge_file, **options)
-    except BridgeFileError:
-        raise
-    except Exception as exc:
-        raise internal(exc, "scoring") from exc
     return scored
 
 

@@ -8,6 +8,7 @@ upload service read exactly as the library does: :func:`open_source`,
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -276,14 +277,23 @@ def internal(exc: Exception, doing: str) -> BridgeFileError:
     return InternalError(f"internal error while {doing}: {type(exc).__name__}: {exc}")
 
 
-def guarded(boards: Iterator[Board], doing: str = "reading") -> Iterator[Board]:
-    """Let nothing but BridgeFileError out of a reader (DESIGN invariant 3)."""
+@contextlib.contextmanager
+def caught(doing: str) -> Iterator[None]:
+    """Inside it, any exception but BridgeFileError is ours (DESIGN invariant 3): it
+    leaves as :func:`internal` makes it, so a bug of ours never becomes the caller's
+    crash nor passes for a finding about the file."""
     try:
-        yield from boards
+        yield
     except BridgeFileError:
         raise
-    except Exception as exc:  # a bug of ours must not become the caller's crash
+    except Exception as exc:
         raise internal(exc, doing) from exc
+
+
+def guarded(boards: Iterator[Board], doing: str = "reading") -> Iterator[Board]:
+    """Let nothing but BridgeFileError out of a reader (DESIGN invariant 3)."""
+    with caught(doing):
+        yield from boards
 
 
 def options_for(
