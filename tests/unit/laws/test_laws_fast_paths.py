@@ -10,7 +10,6 @@ edge cases and every auction vector of law-vectors.json.
 
 from __future__ import annotations
 
-import json
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from shared import CONFORMANCE, CORPUS, DOCS, REAL_LIN, REAL_PBN
+from shared import CONFORMANCE, CORPUS, REAL_LIN, REAL_PBN, vector_params
 
 import bridgefiles as bf
 from bridgefiles.laws import claims as claims_module
@@ -49,8 +48,6 @@ from bridgefiles.model.outcome import STANDINGS, auction_outcome
 from bridgefiles.model.play import card_indices
 from bridgefiles.model.seats import SEAT_ORDER
 from bridgefiles.testing.synthetic import generate, to_pbn
-
-VECTORS = DOCS / "law-vectors.json"
 
 
 def _files() -> list[Any]:
@@ -132,10 +129,7 @@ def test_regular_auction_shortcut(
 
 
 def _auction_vectors() -> list[Any]:
-    if not VECTORS.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{VECTORS} is absent"))]
-    data = json.loads(VECTORS.read_text(encoding="utf-8"))
-    return [pytest.param(v, id=str(i)) for i, v in enumerate(data) if v.get("kind") == "auction"]
+    return vector_params("auction")
 
 
 @pytest.mark.parametrize("vector", _auction_vectors())

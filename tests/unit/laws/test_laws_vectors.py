@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
-from shared import DOCS
+from shared import vector_params
 
 from bridgefiles.laws import (
     Revoke,
@@ -21,18 +20,9 @@ from bridgefiles.laws import (
 from bridgefiles.model import Auction, AuctionEntry, Call, Seat, Suit
 from bridgefiles.model.diagnostic import Severity
 
-VECTORS = DOCS / "law-vectors.json"
-
 
 def _vectors(kind: str) -> list[Any]:
-    if not VECTORS.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{VECTORS} is absent"))]
-    data = json.loads(VECTORS.read_text(encoding="utf-8"))
-    out = []
-    for i, v in enumerate(data):
-        if v.get("kind") == kind:
-            out.append(pytest.param(v, id=_vector_id(kind, i, v)))
-    return out
+    return vector_params(kind, lambda i, v: _vector_id(kind, i, v))
 
 
 def _vector_id(kind: str, i: int, v: dict[str, Any]) -> str:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from shared import DOCS, FIXTURES
+from shared import FIXTURES, LAW_VECTORS, law_vectors
 
 import bridgefiles as bf
 from bridgefiles.checks.validate import BoardReport, validate_board
@@ -41,11 +40,9 @@ NAMES = [
 
 
 def _vectors() -> dict[str, dict[str, Any]]:
-    path = DOCS / "law-vectors.json"
-    if not path.exists():
-        pytest.skip(f"{path} is absent")
-    data = json.loads(path.read_text(encoding="utf-8"))
-    revokes = [v for v in data if v.get("kind") == "revoke"]
+    revokes = law_vectors("revoke")
+    if not revokes:
+        pytest.skip(f"{LAW_VECTORS} is absent")
     return dict(zip(NAMES, revokes, strict=True))
 
 

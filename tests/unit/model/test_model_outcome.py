@@ -6,12 +6,11 @@ agrees with the Laws' replay and with the vector), and on the real PBN corpus.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from shared import DOCS, REAL, REAL_PBN
+from shared import REAL, REAL_PBN, vector_params
 
 import bridgefiles as bf
 from bridgefiles.laws import replay_auction
@@ -30,8 +29,6 @@ from bridgefiles.model import (
     auction_outcome,
     trick_winner,
 )
-
-VECTORS = DOCS / "law-vectors.json"
 
 
 def auction(first: str, calls: str, end: AuctionEnd = AuctionEnd.OPEN) -> Auction:
@@ -117,14 +114,7 @@ def test_trick_winner() -> None:
 
 
 def _auction_vectors() -> list[Any]:
-    if not VECTORS.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{VECTORS} is absent"))]
-    data = json.loads(VECTORS.read_text(encoding="utf-8"))
-    return [
-        pytest.param(v, id=f"{i}-{v['dealer']}:" + "-".join(v["calls"]))
-        for i, v in enumerate(data)
-        if v.get("kind") == "auction"
-    ]
+    return vector_params("auction", lambda i, v: f"{i}-{v['dealer']}:" + "-".join(v["calls"]))
 
 
 @pytest.mark.parametrize("vector", _auction_vectors())

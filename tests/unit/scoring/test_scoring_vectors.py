@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import json
 from typing import Any
 
 import pytest
-from shared import DOCS
+from shared import vector_params
 
 from bridgefiles.model.calls import Contract, Risk
 from bridgefiles.model.seats import Seat, Vulnerability
@@ -25,16 +24,11 @@ from bridgefiles.scoring.matchpoints import (
 )
 from bridgefiles.scoring.vp import victory_points
 
-VECTORS_PATH = DOCS / "law-vectors.json"
-
 
 def _vectors(kind: str) -> list[Any]:
-    if not VECTORS_PATH.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{VECTORS_PATH} is absent"))]
-    data = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
-    found = [v for v in data if v.get("kind") == kind]
+    found = vector_params(kind)
     assert found, f"no {kind} vectors"
-    return [pytest.param(v, id=f"{kind}-{i}") for i, v in enumerate(found)]
+    return found
 
 
 def _contract_of(v: dict[str, Any]) -> str:
