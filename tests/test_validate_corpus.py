@@ -5,14 +5,13 @@ we find shows up here. Board/score checks belong to the scorer and are not count
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from corpus import REAL
 
 import bridgefiles as bf
 from bridgefiles.validate import BoardReport, validate_board
 
-REAL = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "real"
 NOT_OURS = ("board-mismatch", "score-mismatch")
 
 # Notes on the true findings:
