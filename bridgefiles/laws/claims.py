@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from bridgefiles.errors import UsageError
 from bridgefiles.laws.editions import Edition
 from bridgefiles.laws.revokes import Law64, Revoke, apply_law64
 from bridgefiles.model.diagnostic import Diagnostic, error
@@ -31,7 +32,7 @@ class Settlement(NamedTuple):
 def tricks_after_claim(won: int, played: int, claimed: int) -> int:
     """Declarer's total when his side claims ``claimed`` of the tricks still to play (68B1)."""
     if not 0 <= claimed <= 13 - played:
-        raise ValueError(f"{claimed} tricks claimed with {13 - played} to play")
+        raise UsageError(f"{claimed} tricks claimed with {13 - played} to play")
     return won + claimed
 
 

@@ -180,7 +180,7 @@ class Referee(TableAuction):
         if kind is Irregularity.CHANGE_OF_CALL:
             accepted = option is Option.ACCEPT
             text = "the later call stands" if accepted else "cancelled: the first call stands"
-            see = (*self._sent_to_25(ruling), *self._refs(barred=False))
+            see = (*self._sent_to_25(call, artificial=ruling.artificial), *self._refs(barred=False))
             self._decide(ruling, "25B", text, see)
             if accepted:
                 self._replace_last(seat, call, shown)
@@ -231,10 +231,10 @@ class Referee(TableAuction):
     def _refs(self, *, barred: bool) -> tuple[str, ...]:
         return rotation.references(self.laws, barred=barred)
 
-    def _sent_to_25(self, ruling: Ruling) -> tuple[str, ...]:
+    def _sent_to_25(self, call: Call, *, artificial: bool) -> tuple[str, ...]:
         """The paragraph of Laws 30-32 that makes a later call at LHO's turn a change of
         call (Law 25), in this edition."""
-        kind = rotation.kind_of(ruling.call, artificial=ruling.artificial, partner_artificial=False)
+        kind = rotation.kind_of(call, artificial=artificial, partner_artificial=False)
         return rotation.changed_call(self.laws, kind)
 
     def _pend(self, ruling: Ruling) -> Ruling:
@@ -372,9 +372,7 @@ class Referee(TableAuction):
                 "25A",
                 position=Position.LHO,
                 text="an unintended call, replaced at once: the new call stands",
-                see_also=rotation.changed_call(
-                    self.laws, rotation.kind_of(call, artificial=False, partner_artificial=False)
-                ),
+                see_also=self._sent_to_25(call, artificial=shown is not None),
             )
             self._replace_last(seat, call, shown)
             self.rulings.append(ruling)

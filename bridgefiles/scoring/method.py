@@ -71,7 +71,12 @@ def scale_warnings(method: ScoringMethod, named: str = "Scoring") -> list[str]:
     """What to tell for each scale ``method`` names that is not implemented (EMP,
     IMP_1948, IMP_1961): its IMPs or matchpoints are those of today's scales. One
     wording for the scorer and the validator; ``named`` is where the method came from."""
-    scale = "on the current IMP scale" if method.is_imps else "as ordinary matchpoints"
+    if method.is_imps:
+        scale = "on the current IMP scale"
+    elif method.base is not None:
+        scale = "as ordinary matchpoints"
+    else:  # no basic system: IMPed in a team match, matchpointed in a pairs event
+        scale = "on today's scales (IMPs on the current IMP scale, matchpoints as ordinary ones)"
     return [
         f"{named} names {modifier} ({UNIMPLEMENTED[modifier]}), which is not "
         f"implemented: the board is scored {scale}"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from referee_helpers import c
 
 from bridgefiles.errors import BridgeFileError, UsageError
-from bridgefiles.laws import Option, Referee
+from bridgefiles.laws import Option, Referee, tricks_after_claim
 from bridgefiles.model import Call, Seat, Strain
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
@@ -90,6 +90,7 @@ MISUSE: dict[str, Callable[[], object]] = {
     'Seat.parse("Q")': lambda: Parse.seat("Q"),
     "Seat.parse(None)": lambda: Parse.seat(None),
     "Seat.parse(5)": lambda: Parse.seat(5),
+    "tricks_after_claim(9, 5, 9)": lambda: tricks_after_claim(9, 5, 9),  # 8 to play
 }
 
 

@@ -381,3 +381,23 @@ def test_30b2b_partner_may_not_double_only_at_that_turn() -> None:
     assert c("X") not in ref.legal_calls(E) and c("2C") in ref.legal_calls(E)
     assert ref.call(E, c("P")) is None
     assert duties(ref) == {(W, PT, "30B2(a)")}
+
+
+@pytest.mark.parametrize(
+    ("laws", "law", "suits"),
+    [
+        ("2017", "26B", {Suit.D, Suit.H, Suit.S}),  # forbid one suit East did not specify
+        ("2007", "26A", {Suit.S}),  # the withdrawn 1S named spades: require or forbid them
+    ],
+)
+def test_the_lead_restriction_when_the_offender_defends(
+    laws: Edition, law: str, suits: set[Suit]
+) -> None:
+    """East's 1S at North's turn, not accepted; North opens 1H, East bids 2C (another
+    denomination, not comparable); North-South play 4H: West's first lead is restricted."""
+    ref = play(laws, "E:1S reject N:1H E:2C S:2H W:P N:4H E:P S:P W:P")
+    assert ref.ended and ref.declarer is N
+    found = ref.opening_lead_restriction()
+    assert found is not None
+    restriction, choice = found
+    assert (restriction.leader, restriction.law, choice) == (W, law, suits)

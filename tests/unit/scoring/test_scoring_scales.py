@@ -34,8 +34,11 @@ def test_the_validator_warns_on_the_board(number: str) -> None:
     (said,) = found
     assert said.code == "score-mismatch" and said.severity is Severity.WARNING
     assert f"Scoring names {SCALES[number]}" in said.message
-    scale = "current IMP scale" if number == "2" else "ordinary matchpoints"
-    assert scale in said.message
+    # MP;EMP matchpointed, IMP;IMP_1948 IMPed; IMP_1961 alone (no basic system) either
+    scale = {"1": "as ordinary matchpoints", "2": "on the current IMP scale"}.get(
+        number, "on today's scales (IMPs on the current IMP scale, matchpoints as ordinary"
+    )
+    assert f"the board is scored {scale}" in said.message
     pair = board.tag_pair("Scoring")
     assert pair is not None and (said.line, said.column) == (pair.line, pair.column)
     assert said.board == number
