@@ -39,32 +39,17 @@ class Limits:
     2.6 MB with 10,000 boards; a PBN line is at most 255 characters by the
     standard) and low enough that one read stays within a few hundred MB.
 
-    Memory (measured 2026-12-01 on ``main`` as of this session, peak RSS of fresh
-    processes, ``scripts/bench_limits.py --constant``): reading, validating and
-    converting stream a board at a time, so their peak is a fixed base (about 40 MB:
-    interpreter, imports) plus at most about **350 bytes per byte of the largest
-    board** (the worst shape: one PBN game of a long auction, 326-345 bytes a
-    byte up to 512 KB, 167 MB; LIN: one board of ``nt`` commands, 163, of ``mb``,
-    114; ``{c}`` comments, 155; many small boards add nothing
-    measurable). ``max_commands_per_board`` caps a board, so no board costs more
-    than about 240 MB whatever its size (LIN lines of bars plateau at 196 MB from
-    280 KB to 1.1 MB; the LIN reader's per-command memory is being cut, so its
-    figures will change). Scoring (``bf.convert(score=True)``: the ``score`` command,
-    ``convert --score``) and the preserve layout read the input twice and hold no
-    board: the same base plus at most about **400 bytes per byte of the largest
-    board** (the long auction again: preserve 347-369, score 393-405; ``{c}``
-    comments 227; LIN ``mb`` 257). Scoring's records of the boards wait on disk
-    (``scoring/store.py``): at most 2,048 of them (about 8 MB) stay in memory, with
-    the results of one deal (compared with each other, as a traveller's rows are:
-    about 1.6 KB of RSS a table, traveller written included; 20,000 minimal records of
-    one deal, 2.4 MB, 49.6 MB over the base), at most ``max_deal_results`` of them (so
-    at most about 160 MB), and the standings (a few numbers a pair or team, at most
-    ``max_event_pairs`` of them, else none are written); a record
-    past the cache costs under 15 bytes (traced, 1,920 -> 3,840 boards). The ``score``
-    command: 1,000 to 8,000 generated boards 11.8 to 17.2
-    MB over the base (it was 10.3 to 28.5 MB with the records in memory), 32,000
-    boards (18 MB) 64 MB peak RSS in all, 2,000 boards 52 MB. ``bf.score`` of a file
-    loaded whole holds the file: 315 MB for 8,000 boards.
+    Memory, as promised (``scripts/bench_limits.py --constant`` measures it; the
+    README has the figures): reading, validating and converting stream a board at a
+    time, so their peak is a fixed base (the interpreter and imports) plus a small
+    constant times the bytes of the largest board, and ``max_commands_per_board``
+    caps what one board may cost (about 240 MB whatever its size). Scoring
+    (``bf.convert(score=True)``) and the preserve layout read the input twice and hold
+    no board: the same base plus a somewhat larger constant per byte of the largest
+    board. Scoring's records wait on disk (``scoring/store.py``): a bounded cache of
+    them stays in memory, with the results of one deal (at most ``max_deal_results``)
+    and the standings (at most ``max_event_pairs``). ``bf.score`` of a file loaded
+    whole holds the file.
     """
 
     max_file_size: int | None = 512 * _MiB
