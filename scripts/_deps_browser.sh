@@ -1,5 +1,5 @@
 # Sourced by scripts/test: Debian's chromium and chromium-driver for the browser test of the
-# upload service (tests/test_web_browser.py), installed when missing. Never a browser download.
+# upload service (tests/web/test_web_browser.py), installed when missing. Never a browser download.
 # Runs as root (CI, developer machines); elsewhere it says what to install and goes on.
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -5,7 +5,8 @@ well under 1 GB at the largest. Peak memory is the process's real peak (``ru_max
 shown over what the process held before the run: interpreter, imports, the input) and
 the traced Python peak of a second run (tracemalloc). ``out/in`` is the output's size
 over the input's for the cases that write. The tests assert the same as counts of work
-(tests/test_limits.py, tests/test_hostile_core.py); only this script looks at the clock.
+(tests/unit/library/test_limits.py, tests/hostile/test_hostile_core.py); only this script
+looks at the clock.
 
     .venv/bin/python scripts/bench_limits.py [--quick] [--only TEXT] [--max-seconds S]
 """

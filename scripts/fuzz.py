@@ -6,7 +6,7 @@ JSON, every board validated and written back in each format
 BridgeFileError, an InternalError or an ``internal`` finding (our own bugs), or an
 input taking longer than ``--timeout`` CPU seconds, is
 shrunk and saved in ``fixtures/fuzz-regressions/`` as ``fuzz-<hash>.<format>``
-with a ``.txt`` note (origin, operation, traceback); ``tests/test_fuzz_regressions.py``
+with a ``.txt`` note (origin, operation, traceback); ``tests/hostile/test_fuzz_regressions.py``
 replays every file there.
 
     scripts/fuzz --count 100000 --seed 1 --jobs 8

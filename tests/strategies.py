@@ -51,7 +51,7 @@ latin1_text = st.text(
 )
 comment_text = latin1_text.map(lambda s: s.replace("}", "").replace("{", "").strip()).filter(bool)
 # A value starting with '#' is PBN's inheritance mark; writing one verbatim is a known
-# PBN writer issue covered by tests/test_pbn_properties.py, so it is left out here.
+# PBN writer issue covered by tests/unit/formats/test_pbn_properties.py, so it is left out here.
 tag_value = latin1_text.map(lambda s: s.replace("\\", "").replace('"', "").lstrip("#"))
 tag_name = st.from_regex(r"[A-Z][a-z]{2,9}", fullmatch=True).filter(
     lambda n: (

@@ -5,7 +5,7 @@ The first reading checks every board and keeps only small scoring records; scori
 runs on those; the second reading writes, each board with its changes made. The
 output and the findings must be exactly what ``bf.score`` / ``bf.write`` give for the
 file held in memory, on every real file; and the memory must not grow with the number
-of boards (scoring's records wait on disk: ``tests/test_scoring_store.py``).
+of boards (scoring's records wait on disk: ``tests/unit/scoring/test_scoring_store.py``).
 """
 
 from __future__ import annotations
