@@ -19,7 +19,13 @@ from bridgefiles.formats.guard import pbn_safe
 from bridgefiles.formats.lin.auction_play import chronological
 from bridgefiles.formats.lin.tokens import FORMAT as LIN
 from bridgefiles.formats.lin.tokens import HEADER_POSITION
-from bridgefiles.formats.lin_facts import dealer_for_lin, differences, lin_facts, ruling
+from bridgefiles.formats.lin_facts import (
+    dealer_for_lin,
+    differences,
+    lin_facts,
+    result_for_pbn,
+    ruling,
+)
 from bridgefiles.laws.result import BoardResult
 from bridgefiles.model.annotations import Annotations, Comment, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
@@ -118,6 +124,7 @@ def pbn_text_to_lin(text: str) -> str:
 
 def _to_pbn(board: Board) -> Board:
     found: list[Diagnostic] = []
+    board = result_for_pbn(board)
     auction = board.auction
     notes: list[Note] = list(auction.notes) if auction is not None else []
     comments_at: dict[int, list[Comment]] = {}

@@ -101,4 +101,26 @@ def differences(own: BoardResult, written: Facts, has_calls: bool) -> str | None
     )
 
 
-__all__ = ["Facts", "dealer_for_lin", "differences", "first_caller", "lin_facts", "ruling"]
+def result_for_pbn(board: Board) -> Board:
+    """A LIN board whose claim (``mc``, the tricks as played and claimed) has a Law 64
+    transfer on top gets the final count as its Result: PBN's Result is the final count
+    (its reader takes it so), so a PBN reader scores what the LIN reader scored."""
+    if board.result is None:
+        return board
+    tricks = ruling(board).tricks
+    if tricks is None or not tricks.law64 or tricks.final is None:
+        return board
+    if board.declarer_tricks == tricks.final:
+        return board
+    return board.with_tag("Result", str(tricks.final))
+
+
+__all__ = [
+    "Facts",
+    "dealer_for_lin",
+    "differences",
+    "first_caller",
+    "lin_facts",
+    "result_for_pbn",
+    "ruling",
+]
