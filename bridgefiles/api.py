@@ -229,7 +229,7 @@ def iter_dumps(
 
     >>> board = loads('[Board "3"]\\n[Dealer "S"]\\n').boards[0]
     >>> "".join(iter_dumps([board], "lin"))[:9]
-    'st||rh||a'
+    'st||md|1|'
     """
     fmt = writable_format(format)
     if layout not in ("export", "preserve"):
@@ -257,7 +257,9 @@ def adapted(
     for board in boards:
         if not isinstance(board, Board):
             raise UsageError(f"write boards, not a {type(board).__name__}")
-        if board.format is not None and family(board.format) != family(target):
+        fmt = board.format
+        if (fmt is not None and family(fmt) != family(target)) or family(target) == "pbn":
+            # (PBN: every board, whatever format it names, has its strings made safe)
             before = len(board.diagnostics)
             board = adapt(board, target)
             if on_diagnostic is not None:
@@ -340,7 +342,7 @@ def write(
     >>> out = io.BytesIO()
     >>> write(loads('[Board "5"]\\n[Dealer "N"]\\n'), out, "lin")
     >>> out.getvalue()[:9]
-    b'st||rh||a'
+    b'st||md|3|'
     """
     if not isinstance(target, (str, os.PathLike)):
         fmt = writable_format(format or "pbn")

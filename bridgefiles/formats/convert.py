@@ -15,9 +15,18 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from bridgefiles.formats.guard import pbn_safe
 from bridgefiles.formats.lin.auction_play import chronological
 from bridgefiles.formats.lin.tokens import FORMAT as LIN
 from bridgefiles.formats.lin.tokens import HEADER_POSITION
+from bridgefiles.formats.lin_facts import (
+    dealer_for_lin,
+    differences,
+    lin_facts,
+    result_for_pbn,
+    ruling,
+)
+from bridgefiles.laws.result import BoardResult
 from bridgefiles.model.annotations import Annotations, Comment, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.board import Board, Extra
@@ -78,10 +87,15 @@ def adapt(board: Board, target: str) -> Board:
     The copy's ``format`` is the target's, so adapting it again changes nothing.
     """
     source, goal = family(board.format), family(target)
+    if goal == "pbn":
+        # strings from anywhere (JSON is untrusted, whatever format it names) are made
+        # safe for PBN, each change said
+        changed = board if source in (goal, None) else _to_pbn(board)
+        found: list[Diagnostic] = []
+        safe = _lost(pbn_safe(changed, lambda message: _say(found, changed, message)), found)
+        return board if safe is board else safe.model_copy(update={"format": target})
     if goal == "json" or source == goal:
         return board
-    if goal == "pbn":
-        return _to_pbn(board).model_copy(update={"format": target})
     if goal == "lin":
         return _to_lin(board).model_copy(update={"format": target})
     if goal in ADAPTERS:
@@ -92,7 +106,7 @@ def adapt(board: Board, target: str) -> Board:
 def _lost(board: Board, found: list[Diagnostic]) -> Board:
     if not found:
         return board
-    where = {"board": board.board_number}
+    where = {"board": board.board_number or board.label}
     diags = tuple(d.model_copy(update=where) for d in found)
     return board.replace(diagnostics=(*board.diagnostics, *diags), source=None)
 
@@ -115,6 +129,7 @@ def pbn_text_to_lin(text: str) -> str:
 
 def _to_pbn(board: Board) -> Board:
     found: list[Diagnostic] = []
+    board = result_for_pbn(board)
     auction = board.auction
     notes: list[Note] = list(auction.notes) if auction is not None else []
     comments_at: dict[int, list[Comment]] = {}
@@ -281,6 +296,10 @@ def once_per_file() -> Callable[[Diagnostic], bool]:
 
 def _to_lin(board: Board) -> Board:
     found: list[Diagnostic] = []
+    own = ruling(board)
+    board, said = dealer_for_lin(board)
+    if said is not None:
+        _say(found, board, said)
     dropped_tags = [
         t.name
         for t in board.tags
@@ -315,11 +334,12 @@ def _to_lin(board: Board) -> Board:
         new_auction, calls = _auction_to_lin(board, auction, extras, found)
     play = board.play
     if play is not None:
-        play = _play_to_lin(board, play, extras, calls, found)
+        play = _play_to_lin(board, play, extras, calls, found, own)
     elif board.tag("Result") not in (None, "", "?") and (auction is None or not auction.entries):
         _say(found, board, "a Result with no auction: LIN has no contract to claim for")
-    if board.contract is not None and (auction is None or not auction.entries):
-        _say(found, board, "a Contract with no auction: LIN has no place for it")
+    differ = differences(own, lin_facts(new_auction, board.dealer), calls > 0)
+    if differ is not None:
+        _say(found, board, differ)
     for text, where in _texts(extras):
         if "|" in text:
             _say(found, board, f"'|' in {where} written as '/'")
@@ -418,7 +438,12 @@ def _closing_passes(entries: list[AuctionEntry]) -> list[AuctionEntry]:
 
 
 def _play_to_lin(
-    board: Board, play: Play, extras: list[Extra], calls: int, found: list[Diagnostic]
+    board: Board,
+    play: Play,
+    extras: list[Extra],
+    calls: int,
+    found: list[Diagnostic],
+    own: BoardResult,
 ) -> Play:
     strain = board.contract.strain if board.contract is not None else None
     order = chronological(play.first, play.slots, strain)
@@ -445,17 +470,25 @@ def _play_to_lin(
         _say(found, board, f"play items LIN cannot carry: {listed}", play.line)
     claim = play.claim
     tricks = board.declarer_tricks
-    if (
+    counted = own.tricks
+    if counted is not None and counted.final is None and tricks is not None and claim is None:
+        _say(found, board, f"Result {tricks} counts only the tricks played so far (the play "
+             "stops without '*', a partial result, pbn.md 4.3): LIN's mc is a final count, "
+             "so no result is written", play.line)
+    elif (
         claim is None
-        and len(order) < 52
+        and (len(order) < 52 or own.play is None or own.play.final is None)
         and tricks is not None
         and (play.end is PlayEnd.STOPPED or order)
     ):
         claim = Claim(tricks=tricks)
-        if any(s.revoke for s in play.slots):
-            _say(found, board, "the Result may include a Law 64 revoke transfer; LIN's mc is "
-                 "the claim before it, so the tricks claimed are written as the Result",
-                 play.line)
+        if counted is not None and counted.law64:
+            # LIN's mc is the tricks as played and claimed; its reader applies Law 64 on top
+            claim = Claim(tricks=tricks - counted.law64)
+        elif (counted is None or counted.law64 is None) and any(s.revoke for s in play.slots):
+            _say(found, board, "the Result may include a Law 64 revoke transfer the record "
+                 "does not fix; LIN's mc is the claim before it, so the result read back "
+                 "may differ", play.line)
     slots = tuple(
         s.model_copy(update={"annotations": Annotations()}) if not s.annotations.is_empty else s
         for s in play.slots

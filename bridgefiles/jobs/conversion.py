@@ -143,7 +143,7 @@ def convert(
     ...                     b'[Contract "4S"]\\n[Declarer "N"]\\n[Result "10"]\\n')
     >>> done = convert(source, out, to="lin", format="pbn")
     >>> done.boards, done.errors, out.getvalue()[:9]
-    (1, 0, b'st||rh||a')
+    (1, 0, b'st||md|3|')
     """
     check_laws(laws)
     if layout not in ("export", "preserve"):

@@ -16,7 +16,13 @@ from collections.abc import Iterable, Iterator
 
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.auction_play import chronological
-from bridgefiles.formats.lin.tokens import FORMAT, HEADER_POSITION
+from bridgefiles.formats.lin.tokens import (
+    FORMAT,
+    HEADER_POSITION,
+    LINE_OPENERS,
+    OPEN_AFTER_BODY,
+    OPEN_AFTER_DEAL,
+)
 from bridgefiles.formats.registry import FileInfo, WriteOptions
 from bridgefiles.model.auction import EntryKind
 from bridgefiles.model.board import Board, Extra
@@ -143,6 +149,8 @@ def board_commands(board: Board) -> list[str]:
     md = _md_from_tag(board.tag("Deal"), board.dealer)
     if md is None and board.deal is not None:
         md = deal_text(board.deal, board.dealer)
+    if md is None and board.dealer is not None:
+        md = values.DIGIT_OF[board.dealer]  # a dealer and no hands: still LIN's md
     if md is None:
         # no deal of its own: an ``md`` kept as written (a deal that could not be read)
         # is what tells a reader this board begins, so it goes first
@@ -231,6 +239,58 @@ def export_board(board: Board) -> str:
     return "".join(board_commands(board))
 
 
+class Opened:
+    """What a LIN reader knows of the board it is reading once a board's commands are
+    written (lin.md 4): whether it has a deal, calls or cards, and a ``qx``."""
+
+    __slots__ = ("body", "hands", "qx")
+
+    def __init__(self, commands: list[str]) -> None:
+        pairs = _pairs(commands)
+        self.hands = any(tag == "md" and value[:1] in _DIGITS for tag, value in pairs)
+        self.body = any(tag in ("mb", "pc", "mc") for tag, _ in pairs)
+        self.qx = any(tag == "qx" for tag, _ in pairs)
+
+
+_DIGITS = ("1", "2", "3", "4")
+
+
+def _pairs(commands: list[str]) -> list[tuple[str, str]]:
+    """The ``(command, value)`` pairs of written commands (bars never in a value)."""
+    parts = "".join(commands).split("|")
+    return list(zip(parts[0::2], parts[1::2], strict=False))
+
+
+def _opens(commands: list[str], before: Opened) -> bool:
+    """Whether a LIN reader, in the board ``before`` describes, starts a new board at
+    this line of ``commands`` (lin.md 4; the rules of formats/lin/reader.py)."""
+    pairs = _pairs(commands)
+    if not pairs:
+        return False
+    first = pairs[0][0]
+    if first == "qx":
+        return before.qx or before.hands or before.body
+    if before.body and not before.qx:
+        if first == "pn" and pairs[0][1].count(",") == 3:
+            return True
+        if first in LINE_OPENERS and not before.hands:
+            return True
+    if before.hands:
+        held = OPEN_AFTER_BODY if before.body else OPEN_AFTER_DEAL
+        for tag, value in pairs:
+            if tag == "md":
+                return value[:1] in _DIGITS
+            if tag not in held:
+                return False
+    return False
+
+
+def _label(board: Board) -> str:
+    """A ``qx`` that opens a board the reader could not tell from the one before it;
+    a bare board number, so it adds no room (lin.md 5.1)."""
+    return command("qx", board.board_number or "")
+
+
 def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None) -> Iterator[str]:
     """LIN text a board at a time."""
     nl = options.newline or (info.newline if info and info.newline else None) or "\n"
@@ -238,6 +298,7 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
     preamble = info.preamble if info is not None else None
     header: tuple[tuple[str, str], ...] | None = None
     started = False
+    before: Opened | None = None  # the board written last, as a reader sees it
     for board in boards:
         if not started and board.format != FORMAT:
             preamble = None  # the file was read in another format: its preamble is not LIN
@@ -262,7 +323,17 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
             lines.extend(line + nl for line in _generated_header(board))
         header = mine
         started = True
-        lines.append(export_board(board) + nl)
+        commands = board_commands(board)
+        if before is not None and not _opens(commands, before):
+            commands.insert(0, _label(board))
+        after = Opened(commands)
+        if not (after.hands or after.body or after.qx):
+            # a board with nothing a reader can tell the next one from: labelled,
+            # so that a qx opens the next board
+            commands.insert(0, _label(board))
+            after.qx = True
+        before = after
+        lines.append("".join(commands) + nl)
         yield "".join(lines)
     if not started and preserve and preamble:
         yield preamble

@@ -345,5 +345,7 @@ def test_every_pbn_board_means_the_same_in_lin(path: Path) -> None:
         if contract is None:
             continue
         assert _bridge(b)[:2] == (contract, declarer), a.label
-        if result is not None:
-            assert _bridge(b)[2] == result, a.label
+        if result is not None and _bridge(b)[2] != result:
+            # a Result LIN cannot hold as such (a partial result) is said for the board
+            said = [d.message for d in adapt(a, "lin").diagnostics if d.code == LOST]
+            assert any("result" in m for m in said), a.label
