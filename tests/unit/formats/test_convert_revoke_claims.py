@@ -12,7 +12,7 @@ contract, and a revoke on the twelfth trick (no transfer, Law 64B6).
 from __future__ import annotations
 
 import pytest
-from corpus import FIXTURES
+from shared import FIXTURES
 from test_convert_facts import facts
 
 import bridgefiles as bf

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from corpus import REAL_LIN, REAL_PBN, files, need, needs_corpus
+from shared import REAL_LIN, REAL_PBN, files, need, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.api import dumps_with_diagnostics
