@@ -12,8 +12,8 @@ contract, and a revoke on the twelfth trick (no transfer, Law 64B6).
 from __future__ import annotations
 
 import pytest
+from conversion_facts import facts
 from shared import FIXTURES
-from test_convert_facts import facts
 
 import bridgefiles as bf
 from bridgefiles.api import dumps_with_diagnostics

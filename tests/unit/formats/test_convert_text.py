@@ -12,10 +12,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from conversion_facts import facts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import boards
-from test_convert_facts import facts
 
 import bridgefiles as bf
 from bridgefiles.api import dumps_with_diagnostics

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from pbn_content import normalise
 from shared import CONFORMANCE, FIXTURES
-from test_pbn_corpus import normalise
 
 import bridgefiles as bf
 from bridgefiles.formats.pbn.sections import AUCTION_ONLY_NAGS, PLAY_ONLY_NAGS
