@@ -46,10 +46,15 @@ class Limits:
     board** (the worst shape: one PBN game of a long auction, 326-345 bytes a
     byte up to 512 KB, 167 MB; LIN: one board of ``nt`` commands, 163, of ``mb``,
     114; ``{c}`` comments, 155; many small boards add nothing
-    measurable). ``max_commands_per_board`` caps a board, so no board costs more
-    than about 240 MB whatever its size (LIN lines of bars plateau at 196 MB from
-    280 KB to 1.1 MB; the LIN reader's per-command memory is being cut, so its
-    figures will change). Scoring (``bf.convert(score=True)``: the ``score`` command,
+    measurable). ``max_commands_per_board`` caps a board's tokens, so past it a board
+    costs what the limit lets in (100,000 PBN calls or cards: about 45 MB traced) plus
+    a few bytes a byte of its text, which is held as read (``layout="preserve"``): one
+    PBN game of 8 MB of calls peaks at 117 MB RSS, of 30 MB at 183 MB (measured
+    2026-12-03, ``tests/test_pbn_bounds.py`` bounds it; it was 540 MB and ~3 GB while
+    the reader built every row before counting them and Python's re kept state for
+    each line of a run). LIN lines of bars plateau at 196 MB from 280 KB to 1.1 MB
+    (the LIN reader's per-command memory is being cut, so its figures will change).
+    Scoring (``bf.convert(score=True)``: the ``score`` command,
     ``convert --score``) and the preserve layout read the input twice and hold no
     board: the same base plus at most about **400 bytes per byte of the largest
     board** (the long auction again: preserve 347-369, score 393-405; ``{c}``
