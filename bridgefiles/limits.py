@@ -43,7 +43,9 @@ class Limits:
     README has the figures): reading, validating and converting stream a board at a
     time, so their peak is a fixed base (the interpreter and imports) plus a small
     constant times the bytes of the largest board, and ``max_commands_per_board``
-    caps what one board may cost (about 240 MB whatever its size). Scoring
+    caps what one board may cost (about 240 MB whatever its size): past it a board
+    costs what the limit lets in plus a few bytes a byte of its text, which is held as
+    read for ``layout="preserve"`` (tests/unit/formats/test_pbn_bounds.py bounds it). Scoring
     (``bf.convert(score=True)``) and the preserve layout read the input twice and hold
     no board: the same base plus a somewhat larger constant per byte of the largest
     board. Scoring's records wait on disk (``scoring/store.py``): a bounded cache of

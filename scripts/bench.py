@@ -73,10 +73,71 @@ n = sum(len(d.board_records) for d in parse_single_lin(path))
 """,
 }
 
+# load-all: what a scraper does (issue 23): the whole file loaded, every board kept, its
+# deal, auction and play touched; ``kept_kib`` is the resident memory the kept boards
+# hold (RSS after, less RSS before the load), so KB per kept board can be compared.
+WORKERS.update({
+    "load-all": """
+import bridgefiles as bf
+{formats}
+rss0 = rss()
+kept = bf.load(path).boards
+for b in kept:
+    b.deal
+    if b.auction is not None:
+        for e in b.auction.entries:
+            e.call
+    if b.play is not None:
+        for c in b.play.slots:
+            c.card
+n = len(kept)
+kept_kib = rss() - rss0
+""",
+})
+_ENDPLAY_LOAD_ALL = """
+from endplay.parsers import {fmt} as parser
+rss0 = rss()
+with open(path) as f:
+    kept = parser.load(f)
+for b in kept:
+    b.deal
+    for call in b.auction:
+        pass
+    for card in b.play:
+        pass
+n = len(kept)
+kept_kib = rss() - rss0
+"""
+_BRIDGEBOTS_LOAD_ALL = """
+from bridgebots.{fmt} import {parse} as parse
+rss0 = rss()
+kept = parse(path)
+for d in kept:
+    d.deal
+    for r in d.board_records:
+        for call in r.bidding_record:
+            pass
+        for card in r.play_record:
+            pass
+n = sum(len(d.board_records) for d in kept)
+kept_kib = rss() - rss0
+"""
+WORKERS.update({
+    "endplay-load-all": _ENDPLAY_LOAD_ALL.format(fmt="pbn"),
+    "endplay-lin-load-all": _ENDPLAY_LOAD_ALL.format(fmt="lin"),
+    "bridgebots-load-all": _BRIDGEBOTS_LOAD_ALL.format(fmt="pbn", parse="parse_pbn"),
+    "bridgebots-lin-load-all": _BRIDGEBOTS_LOAD_ALL.format(fmt="lin", parse="parse_single_lin"),
+})
+
 # Peers measured beside us when installed (the `bench` extra): (label, module, worker).
 PEERS: dict[str, list[tuple[str, str, str]]] = {
     "pbn": [("endplay", "endplay", "endplay"), ("bridgebots", "bridgebots", "bridgebots")],
     "lin": [("endplay", "endplay", "endplay-lin"), ("bridgebots", "bridgebots", "bridgebots-lin")],
+}
+# The same peers doing load-all, beside ours (run when load-all is).
+LOAD_ALL_PEERS: dict[str, list[tuple[str, str, str]]] = {
+    fmt: [(label, module, f"{worker}-load-all") for label, module, worker in peers]
+    for fmt, peers in PEERS.items()
 }
 
 _CONVERT = """
@@ -113,17 +174,24 @@ EAGER_FORMATS = True  # --lazy-formats turns it off
 # boards/s is the steady rate, so a library's start-up cost (bridgefiles ~0.3 s, endplay
 # ~0.6 s with its solver library) does not decide a comparison of reading speed. The
 # import time is printed beside it, since it matters for a pipeline of small files.
+# CPU time is given too (``cpu_seconds``): on a shared machine it drifts less than wall time.
 _HARNESS = """
-import resource, sys, time, json
+import os, resource, sys, time, json
 path, out = sys.argv[1], sys.argv[2]
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+kept_kib = None
 t_import = time.perf_counter()
 {setup}
 t0 = time.perf_counter()
+c0 = time.process_time()
 {body}
 dt = time.perf_counter() - t0
+cpu = time.process_time() - c0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({{"boards": n, "seconds": dt, "peak_kib": peak,
-                  "import_seconds": t0 - t_import}}))
+print(json.dumps({{"boards": n, "seconds": dt, "cpu_seconds": cpu, "peak_kib": peak,
+                  "import_seconds": t0 - t_import, "kept_kib": kept_kib}}))
 """
 
 
@@ -300,6 +368,10 @@ def row(label: str, result: dict[str, float] | str) -> str:
     started = ""
     if "import_seconds" in result:
         started = f", import {result['import_seconds']:.2f}s"
+    if result.get("cpu_seconds"):
+        started += f", {result['boards'] / result['cpu_seconds']:,.0f}/s CPU"
+    if result.get("kept_kib") is not None and result["boards"]:
+        started += f", {result['kept_kib'] / result['boards']:.1f} KB a kept board"
     return (
         f"  {label:<22} {rate:>10,.0f} {result['peak_kib'] / 1024:>9.1f}M"
         f"   ({int(result['boards'])} boards in {result['seconds']:.2f}s{started})"
@@ -326,7 +398,8 @@ def main() -> None:
     REPEAT = max(1, args.repeat)
     EAGER_FORMATS = not args.lazy_formats
     sizes = [int(x) for x in args.boards.split(",")]
-    kinds = ["scan", "read", "headers", "validate", "convert-pbn", "convert-lin", "convert-json"]
+    kinds = ["scan", "read", "headers", "validate", "load-all", "convert-pbn", "convert-lin",
+             "convert-json"]
     if args.only:
         kinds = [k for k in args.only.split(",")]
     installed = {m: have(m) for m in ("endplay", "bridgebots")}
@@ -340,15 +413,21 @@ def main() -> None:
             print(f"\nPBN, {size} boards ({pbn.stat().st_size / 1e6:.1f} MB)")
             runs = [(kind, kind) for kind in kinds]
             runs += [(f"{label} (PBN)", worker) for label, module, worker in PEERS["pbn"]
-                     if installed[module]]
+                     if installed[module] and "read" in kinds]
+            runs += [(f"{label} load-all (PBN)", worker)
+                     for label, module, worker in LOAD_ALL_PEERS["pbn"]
+                     if installed[module] and "load-all" in kinds]
             for label, result in measure_all(runs, pbn, workdir):
                 print(row(label, result), flush=True)
             if not args.no_lin:
                 print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
                 runs = [(kind, kind) for kind in ("scan", "read", "headers", "validate",
-                                                  "convert-pbn") if kind in kinds]
+                                                  "load-all", "convert-pbn") if kind in kinds]
                 runs += [(f"{label} (LIN)", worker) for label, module, worker in PEERS["lin"]
-                         if installed[module]]
+                         if installed[module] and "read" in kinds]
+                runs += [(f"{label} load-all (LIN)", worker)
+                         for label, module, worker in LOAD_ALL_PEERS["lin"]
+                         if installed[module] and "load-all" in kinds]
                 for label, result in measure_all(runs, lin, workdir):
                     print(row(label, result), flush=True)
             if args.jobs:

@@ -185,6 +185,51 @@ def _lone_surrogates(data: Any, line: int, options: ReadOptions, info: FileInfo)
     return fixed
 
 
+# No value of a board is a number of more digits than this (Python refuses to read one
+# of more than 4,300 at all, sys.get_int_max_str_digits).
+MAX_DIGITS = 100
+
+
+class _LongNumber(ValueError):
+    def __init__(self, digits: int) -> None:
+        super().__init__(f"a number of {digits:,} digits")
+        self.digits = digits
+
+
+def _integer(text: str) -> int:
+    """json's ``parse_int``: a number of more than MAX_DIGITS digits is bad input."""
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise _LongNumber(digits)
+    return int(text)
+
+
+def _decoded(text: str, line: int | None, options: ReadOptions) -> tuple[Any, Diagnostic | None]:
+    """The JSON value of ``text`` (a document, or the board of line ``line``), or the
+    ``syntax`` finding that says why it is not one (raised in strict mode)."""
+    try:
+        return json.loads(text, parse_int=_integer), None
+    except json.JSONDecodeError as exc:
+        diag = error(
+            "syntax",
+            f"not JSON: {exc.msg}",
+            line=exc.lineno if line is None else line,
+            column=exc.colno,
+            path=options.path,
+        )
+    except _LongNumber as exc:
+        diag = error(
+            "syntax",
+            f"not JSON a board is made of: {exc} (no value of a board has more than "
+            f"{MAX_DIGITS})",
+            line=1 if line is None else line,
+            path=options.path,
+        )
+    if options.strict:
+        raise StrictModeError(diag.format(), diag) from None
+    return None, diag
+
+
 def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
     first = next(lines, None)
     if first is None:
@@ -197,14 +242,8 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     if deep is not None:
         info.diagnostics.append(deep)
         return
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        diag = error(
-            "syntax", f"not JSON: {exc.msg}", line=exc.lineno, column=exc.colno, path=options.path
-        )
-        if options.strict:
-            raise StrictModeError(diag.format(), diag) from None
+    data, diag = _decoded(text, None, options)
+    if diag is not None:
         info.diagnostics.append(diag)
         return
     if _ESCAPED_SURROGATE.search(text):
@@ -237,14 +276,8 @@ def _read_lines(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> I
         if deep is not None:
             info.diagnostics.append(deep)
             continue
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            diag = error(
-                "syntax", f"not JSON: {exc.msg}", line=lineno, column=exc.colno, path=options.path
-            )
-            if options.strict:
-                raise StrictModeError(diag.format(), diag) from None
+        data, diag = _decoded(text, lineno, options)
+        if diag is not None:
             info.diagnostics.append(diag)
             continue
         if _ESCAPED_SURROGATE.search(text):

@@ -3,7 +3,10 @@ commentary makes a long line, which the JSON reader takes a board at a time)."""
 
 from __future__ import annotations
 
+import pytest
+
 import bridgefiles as bf
+from bridgefiles.errors import StrictModeError
 from bridgefiles.limits import Limits
 from bridgefiles.model.board import Board
 
@@ -51,3 +54,35 @@ def test_a_board_past_the_board_size_limit_is_a_limit_error_never_silent() -> No
     assert found[0].severity.value == "error"
     report = bf.validate_input(out, format="json", limits=Limits(max_board_size=1_000))
     assert report.counts.errors >= 2 and report.boards == []  # the limit, the cut line
+
+
+# -- a number too long to be a value ------------------------------------------------------------
+
+_LONG = "7" * 5_000  # past Python's own limit for reading an int (4,300 digits)
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (f'{{"boards": [{{"index": {_LONG}}}]}}', 1),  # a whole document
+        (f'{{"bridgefiles": 1, "boards": [\n{{"index": -{_LONG}}},\n]}}', 2),  # a board a line
+    ],
+)
+def test_a_5000_digit_number_is_bad_input_not_our_bug(text: str, line: int) -> None:
+    """It was an ``internal`` error (the ValueError of int()); now a syntax finding on its
+    line in lenient mode, a StrictModeError in strict mode."""
+    loaded = bf.loads(text, format="json")
+    assert not loaded.boards
+    (diag,) = loaded.diagnostics
+    assert (diag.code, diag.line) == ("syntax", line)
+    assert "5,000 digits" in diag.message
+    with pytest.raises(StrictModeError) as raised:
+        bf.loads(text, format="json", strict=True)
+    assert raised.value.diagnostic is not None and raised.value.diagnostic.code == "syntax"
+
+
+def test_numbers_a_board_holds_are_still_read() -> None:
+    text = '{"auction": {"first": "N", "entries": [{"call": "1C", "line": 7, "column": 30}]}}'
+    (board,) = bf.loads(text, format="json").boards
+    assert board.auction is not None
+    assert [(e.line, e.column) for e in board.auction.entries] == [(7, 30)]

@@ -18,7 +18,8 @@ Auction, Play or Note is a ``tag-value`` error and is not resolved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
 
 from bridgefiles.formats.pbn.game_end import EndPart
 from bridgefiles.formats.pbn.game_sections import SectionsPart
@@ -169,20 +170,30 @@ class GameReader(SectionsPart, EndPart):
 
     # -- a tag and what follows it ------------------------------------------------------
     def tag_run(self, tok: Lexeme) -> list[tuple[str, str, int, int, int, int]]:
-        """Each tag pair of a TAGS token: name, raw value, line, column, value line, column."""
+        """Each tag pair of a TAGS token: name, raw value, line, column, value line, column.
+
+        At most one pair past ``max_tags_per_game`` (the one its ``limit`` finding names):
+        the pairs after it are not read, so a run of a million pairs on one line costs
+        no more than the pairs the limit lets in."""
+        most = self.limits.max_tags_per_game
+        pairs = self._tag_pairs(tok)
+        if most is None:
+            return list(pairs)
+        return list(islice(pairs, max(0, most - self.tag_count) + 1))
+
+    def _tag_pairs(self, tok: Lexeme) -> Iterator[tuple[str, str, int, int, int, int]]:
         text = tok.text
         line, col = self.offset + tok.line, tok.column
         if EXPORT_RUN.fullmatch(text):  # one tag a line: positions from the layout
-            out = []
-            for k, (name, value) in enumerate(EXPORT_PAIR.findall(text)):
-                out.append((name, value, line + k, col, line + k, col + len(name) + 2))
+            for k, m in enumerate(EXPORT_PAIR.finditer(text)):
+                name = m[1]
+                yield name, m[2], line + k, col, line + k, col + len(name) + 2
                 col = 1
-            return out
-        out = []
+            return
         if "\n" not in text:  # tags on one line
             for m in TAG_PAIR.finditer(text):
-                out.append((m[1], m[2], line, col + m.start(), line, col + m.start(2) - 1))
-            return out
+                yield m[1], m[2], line, col + m.start(), line, col + m.start(2) - 1
+            return
         line_start = -col + 1  # offset of the (virtual) start of the token's first line
         prev = 0
         for m in TAG_PAIR.finditer(text):
@@ -197,9 +208,8 @@ class GameReader(SectionsPart, EndPart):
                 vline, vcol = line + inner, quote - text.rfind("\n", start, quote)
             else:
                 vline, vcol = line, quote - line_start + 1
-            out.append((m[1], m[2], tline, tcol, vline, vcol))
+            yield m[1], m[2], tline, tcol, vline, vcol
             prev = start
-        return out
 
     def within_limits(
         self, name: str, raw: str, line: int, col: int, vline: int, vcol: int

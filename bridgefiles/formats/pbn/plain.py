@@ -9,7 +9,7 @@ else (DESIGN.md, Performance).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from itertools import repeat
 from typing import NamedTuple, cast
 
@@ -46,6 +46,20 @@ class Plain(NamedTuple):
     indices: list[int] | None = None  # the cards' indices, when the fast path has them
 
 
+# What str.splitlines takes for a line end, one row at a time: a section's data may be
+# megabytes, and its rows are read one by one, never listed all at once.
+_ENDS = "\n\r\v\f\x1c-\x1e\x85\u2028\u2029"
+_ROW = re.compile(rf"([^{_ENDS}]*)(?:\r\n|[{_ENDS}])?")
+
+
+def rows_of(text: str) -> Iterator[str]:
+    """``text.splitlines()``, lazily."""
+    for m in _ROW.finditer(text):
+        if not m.group():
+            return
+        yield m.group(1)
+
+
 def _words(row: str, base: int) -> list[tuple[str, int]]:
     return [(m.group(), base + m.start()) for m in _WORD.finditer(row)]
 
@@ -62,6 +76,8 @@ def _card_rows(text: str, line: int) -> Plain | None:
     cards one space apart starting in column 1, the last row maybe shorter, and maybe a
     last row ``*``. None for anything else (the row by row path reads it). The same
     cards, lines and columns as the row by row path gives."""
+    if text.count("\n") > 14:  # more rows than a play has (checked before splitting them all)
+        return None
     rows = text.splitlines()
     end: Item | None = None
     if rows[-1] == "*":
@@ -88,9 +104,13 @@ def _card_rows(text: str, line: int) -> Plain | None:
     return Plain(found, [], end, "*" if end is not None else "", indices)
 
 
-def read_plain(text: str, line: int, column: int, play: bool) -> Plain | None:
+def read_plain(
+    text: str, line: int, column: int, play: bool, most: int | None = None
+) -> Plain | None:
     """The data ``text`` (starting at ``line``:``column``) of a Play (``play``) or
-    Auction section, if it is plain; None when the token path must read it."""
+    Auction section, if it is plain; None when the token path must read it. Past
+    ``most`` tokens it gives up as soon as it gets there (the token path reads up to the
+    limit and says so), so a section of millions of calls builds no more than ``most``."""
     if play and column == 1 and text:
         rows = _card_rows(text, line)
         if rows is not None:
@@ -100,7 +120,9 @@ def read_plain(text: str, line: int, column: int, play: bool) -> Plain | None:
     end: Item | None = None  # AP or '*', the last word
     end_mark = ""
     cards, calls, note_refs = PLAIN_CARDS, PLAIN_CALLS, NOTE_REFS
-    for i, row in enumerate(text.splitlines()):
+    for i, row in enumerate(rows_of(text)):
+        if most is not None and len(found) + len(refs) > most:
+            return None
         ln = line + i
         base = column if i == 0 else 1
         words = row.split()

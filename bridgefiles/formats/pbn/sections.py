@@ -24,7 +24,7 @@ from bridgefiles.formats.pbn.items import (
     slot_model,
     unplain,
 )
-from bridgefiles.formats.pbn.plain import read_plain
+from bridgefiles.formats.pbn.plain import read_plain, rows_of
 from bridgefiles.model.annotations import NO_ANNOTATIONS, SUFFIX_NAGS, Annotations, Comment
 from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.calls import Call
@@ -56,7 +56,7 @@ PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
 
 def tokens(text: str, line: int, column: int) -> Iterator[tuple[str, str, int, int]]:
     """(kind, text, line, column) of each token of a DATA run that starts at line:column."""
-    for i, row in enumerate(text.splitlines()):
+    for i, row in enumerate(rows_of(text)):
         base = column if i == 0 else 1
         for m in TOKEN.finditer(row):
             kind = m.lastgroup or "other"
@@ -151,7 +151,8 @@ class SectionReader:
         changed nothing, when the token path must read the data."""
         if self.end or self.plus is not None or self.pending_mark is not None:
             return False
-        read = read_plain(text, line, column, self.play)
+        most = None if self.max_tokens is None else self.max_tokens - self.token_count
+        read = read_plain(text, line, column, self.play, most)
         if read is None:
             return False
         found, refs, end, end_mark, indices = read

@@ -59,7 +59,8 @@ TAG_PAIR = re.compile(r'\[\s*([A-Za-z0-9_]*)\s*"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)
 # one space inside, ``\n`` line ends): the reader takes their positions from the layout
 # instead of searching each pair; anything else goes through TAG_PAIR.
 _EXPORT_PAIR = r'\[[A-Za-z0-9_]+ "[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"\]'
-EXPORT_RUN = re.compile(rf"{_EXPORT_PAIR}(?:\n{_EXPORT_PAIR})*")
+# (possessive: the same matches, with no backtracking state kept per pair of a long run)
+EXPORT_RUN = re.compile(rf"{_EXPORT_PAIR}(?:\n{_EXPORT_PAIR})*+")
 EXPORT_PAIR = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"\]')
 TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _UNESCAPE = re.compile(r"\\([\\\"])")
