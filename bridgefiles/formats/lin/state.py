@@ -81,11 +81,12 @@ class BoardState:
     entries: list[Entry] = field(default_factory=list)
     unknown_calls: int = 0
     cards: list[PendingCard] = field(default_factory=list)
+    removed: list[PendingCard] = field(default_factory=list)  # taken back (movies.settle)
     claim: Claim | None = None
     extras: list[Extra] = field(default_factory=list)
     escapes: list[EscapeLine] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    events: int = 0
+    events: int = 0  # calls and cards made so far, those taken back too (movies.settle)
     last: str = ""  # tag of the last command applied
     has_qx: bool = False
     known: bool = False  # a LIN command was applied (a board holds at least one)
