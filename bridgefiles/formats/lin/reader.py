@@ -59,7 +59,7 @@ from bridgefiles.formats.lin.tokens import (
     OPEN_AFTER_DEAL,
     RUN_TAGS,
 )
-from bridgefiles.formats.lin.vugraph import apply_header, header_like
+from bridgefiles.formats.lin.vugraph import apply_header, header_like, headerless_file
 from bridgefiles.formats.registry import FileInfo, ReadOptions
 from bridgefiles.formats.visitor import BUILD_BOARDS, BoardVisitor
 from bridgefiles.model.board import Board
@@ -289,9 +289,12 @@ class Builder(Generic[T]):
             if cur.known or self.count > 1:
                 yield from self.emit(cur, self.rest())
                 return
-        # no board: text with no LIN command in it (a board needs at least one)
         rest = self.rest()
         self.info.preamble = (self.info.preamble or "") + rest or None
+        if self.header_started:  # a vugraph header, and no board after it
+            self.reading.file_report(headerless_file(self.reading.header))
+            return
+        # no board: text with no LIN command in it (a board needs at least one)
         self.reading.file_report(
             error(
                 "syntax",
