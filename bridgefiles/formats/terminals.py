@@ -26,8 +26,9 @@ from lark import Lark
 
 import bridgefiles
 
-# The grammars whose terminals a reader lexes with (and ships derived).
-LEXED_GRAMMARS = ("pbn.lark", "lin.lark")
+# The grammars whose terminals a reader lexes with (and ships derived); LIN parses with
+# Lark itself (formats/lin/parser.py).
+LEXED_GRAMMARS = ("pbn.lark",)
 
 
 def grammar_file_text(name: str) -> str | None:
