@@ -117,6 +117,16 @@ class _Parse:
             named(raw_tag, value, self.chunk.offset, start, lambda _: at, closed=True)
         )
 
+    def commands(self, token: Any) -> None:
+        """A run of commands each of which the builder places on its own (it may begin
+        a board): taken apart here."""
+        start = token.start_pos
+        if self.rejects:
+            self.place(start)
+        line, column = self.where(token.line, token.column)
+        run = Run(token.value, self.chunk.offset + start, line, column)
+        self.chunk.items.extend(run.commands())
+
     def run(self, token: Any) -> None:
         start = token.start_pos
         if self.rejects:
@@ -194,7 +204,11 @@ class Records:
         assert self.current is not None
         self.current.run(children[0])
 
-    deal = claim = undo = header = other = _pair
+    def deal(self, children: list[Any]) -> None:
+        assert self.current is not None
+        self.current.commands(children[0])
+
+    claim = undo = header = other = _pair
     auction = play = _run
 
     def start(self, children: list[Any]) -> None:
