@@ -193,3 +193,26 @@ def test_both_engines_read_any_text_the_same(text: str) -> None:
         got.append(chunk.items)
     assert got[0] == got[1]
     assert got[0] or not text.strip()
+
+
+def test_threads_read_with_a_parser_each() -> None:
+    """One parser a thread (its callbacks hold the chunk being parsed): files read at the
+    same time in two threads give what each gives alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [
+        "".join(
+            f"pn|a,b,c,d|md|{d}S2,H2,D2,|sv|o|mb|1S|mb|p|mb|p|mb|p|pc|S2|junk{i}\n"
+            for i in range(400)
+        )
+        for d in "1234"
+    ]
+
+    def read(text: str) -> list[Any]:
+        return [b.model_dump(mode="json") for b in bf.loads(text, format="lin").boards]
+
+    alone = [read(t) for t in texts]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(read, texts))
+    assert together == alone
+    assert len(alone[0]) == 400 and alone[0][1]["extras"][0]["value"] == "junk0"

@@ -63,10 +63,10 @@ def bad_value(
 
 
 def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
+    """One command into the board: every pair of a LIN text comes here (runs too)."""
     tag = cmd.tag
     acc.commands += 1
-    limits = r.options.limits
-    if limits.exceeded("max_commands_per_board", acc.commands):
+    if acc.commands > r.command_cap:  # Limits.max_commands_per_board
         if not acc.over_limit:
             acc.over_limit = True
             what = "the commands of this board"

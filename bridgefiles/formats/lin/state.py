@@ -3,6 +3,7 @@ header in force, and the reading context (options, file info, where findings go)
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -124,6 +125,8 @@ class Reading:
         self.header = VugraphHeader()
         self.header_commands = 0  # header commands and comment lines read so far
         self.messages: dict[str, str] = {}  # the text of findings made so far (shared)
+        cap = options.limits.max_commands_per_board
+        self.command_cap = sys.maxsize if cap is None else cap  # commands a board may hold
 
     def report(self, target: list[Diagnostic], diag: Diagnostic) -> None:
         diag = diag.model_copy(update={"path": self.options.path}) if self.options.path else diag
