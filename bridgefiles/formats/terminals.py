@@ -24,8 +24,9 @@ from pathlib import Path
 
 from lark import Lark
 
-# The grammars whose terminals a reader lexes with (and ships derived).
-LEXED_GRAMMARS = ("pbn.lark", "lin.lark")
+# The grammars whose terminals a reader lexes with (and ships derived); LIN parses with
+# Lark itself (formats/lin/parser.py).
+LEXED_GRAMMARS = ("pbn.lark",)
 
 
 def grammar_file_text(name: str) -> str | None:

@@ -151,7 +151,6 @@ def test_play_runs_with_odd_whitespace_are_placed() -> None:
     ]
 
 
-
 # -- not a LIN file ------------------------------------------------------------------
 
 UTF16_NO_BOM = f"pn|a,b,c,d|{DEAL}mb|1S|mb|p|mb|p|mb|p|pg||\n".encode("utf-16-le")

@@ -2,20 +2,18 @@
 
 Lines are gathered into chunks of some kilobytes that end where no value is open
 (an even count of bars so far, and the line ends with a bar), so a multi-line
-``nt`` stays whole and memory holds one chunk. Each chunk is lexed with the terminals
-of the grammar (``grammars/lin.lark``, coarse terminals) and the tokens are split into
-:class:`Command` values with their line and column.
+``nt`` stays whole and memory holds one chunk. Each chunk is parsed by the grammar
+(``grammars/lin.lark``, coarse terminals; formats/lin/parser.py) into :class:`Command`
+and :class:`Run` values with their line and column.
 Lines that begin with ``%`` outside a value are comment lines (PbnToLin, aaBridge).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from bridgefiles.formats import terminals
-from bridgefiles.formats.lin.tokens import BLANKS
+from bridgefiles.formats.lin.tokens import BLANKS, RUN_TAGS
 
 
 @dataclass(slots=True)
@@ -77,8 +75,25 @@ class Run:
         return named(raw_tag, value, self.offset, start, self.position, closed=True)
 
     def commands(self) -> list[Command]:
-        """The run as single commands, as :func:`_split` makes them for other tokens."""
-        return [self.pair(m.group(1), m.group(2), m.start()) for m in _PAIR_RE.finditer(self.text)]
+        """The run's pairs as commands, as :func:`named` makes them: the text split on its
+        bars, columns counted as it goes (line breaks counted forward when it has any); a
+        name with nothing before it (the usual pair) is made here, in one step."""
+        text = self.text
+        parts = text.split("|")
+        flat = "\n" not in text
+        line, column, offset = self.line, self.column, self.offset
+        out: list[Command] = []
+        at = 0
+        for written, value in zip(parts[::2], parts[1::2], strict=False):  # a bar ends it
+            start = at
+            at += len(written) + len(value) + 2
+            if len(written) != 2:  # blanks or line breaks before the name
+                out.append(self.pair(written, value, start))
+                continue
+            tag = RUN_TAGS.get(written) or written.lower()
+            where = (line, column + start) if flat else self.position(start)
+            out.append(Command(tag, value, written, offset + start, *where))
+        return out
 
 
 @dataclass(slots=True)
@@ -100,47 +115,6 @@ class Chunk:
             else:
                 out.append(item)
         return out
-
-
-def grammar_text() -> str:
-    """The text of ``lin.lark``, from the installed package or the source tree."""
-    return terminals.grammar_text("lin.lark")
-
-
-def lexer() -> re.Pattern[str]:
-    """The grammar's terminals as one regex, in the order Lark's lexer tries them
-    (priority, then width), each a named group: a match is exactly the token Lark
-    would give. The grammar's one rule takes any sequence of tokens, so Lark's LALR
-    parser would add only its cost (figures in ``grammars/lin.lark``); every text is a
-    sequence of these tokens (``OPEN_PAIR`` and ``TEXT`` take what the others leave),
-    so the matches cover the whole text. Derived through Lark once, or as shipped
-    beside the grammar (formats/terminals.py)."""
-    return terminals.compiled_terminals("lin.lark")[0]
-
-
-_PAIR_RE = re.compile(r"([^|]*)\|([^|]*)\|")
-
-
-class _Positions:
-    """Line and column of offsets in a chunk, counted forward only (linear time)."""
-
-    __slots__ = ("_line", "_line_start", "_pos", "_text")
-
-    def __init__(self, text: str, first_line: int, first_column: int = 1) -> None:
-        self._text = text
-        self._pos = 0
-        self._line = first_line
-        self._line_start = 1 - first_column  # a chunk may begin inside a line
-
-    def at(self, pos: int) -> tuple[int, int]:
-        text = self._text
-        if pos > self._pos:
-            n = text.count("\n", self._pos, pos)
-            if n:
-                self._line += n
-                self._line_start = text.rfind("\n", self._pos, pos) + 1
-            self._pos = pos
-        return self._line, pos - self._line_start + 1
 
 
 def named(
@@ -172,34 +146,6 @@ def named(
     return Command(tag, value, stripped, boundary, line, column, closed, stray)
 
 
-def _split(chunk: Chunk, first_line: int, first_column: int = 1) -> None:
-    text = chunk.text
-    where = _Positions(text, first_line, first_column)
-    out = chunk.items
-    for token in lexer().finditer(text):
-        kind = token.lastgroup
-        start = token.start()
-        body = token.group()
-        if kind == "TEXT":
-            if body.strip(BLANKS):
-                lead = len(body) - len(body.lstrip(BLANKS))
-                nl = body.rfind("\n", 0, lead)
-                line, column = where.at(start + lead)
-                boundary = start + (nl + 1 if nl >= 0 else 0)
-                out.append(
-                    Command("", body.strip(BLANKS), "", chunk.offset + boundary, line, column)
-                )
-        elif kind == "OPEN_PAIR":
-            raw_tag, _, value = body.partition("|")
-            out.append(named(raw_tag, value, chunk.offset, start, where.at, closed=False))
-        elif kind == "PAIR":
-            raw_tag, value, _ = body.split("|")
-            out.append(named(raw_tag, value, chunk.offset, start, where.at, closed=True))
-        else:  # CARD_RUN, PLAY_RUN or AUCTION_RUN: kept whole for the builder
-            line, column = where.at(start)
-            out.append(Run(body, chunk.offset + start, line, column, kind == "CARD_RUN"))
-
-
 CHUNK_CAP_FACTOR = 4
 """A chunk that reaches ``CHUNK_CAP_FACTOR * chunk_size`` characters is cut at the last
 bar that ends a value, even inside a line (a line of bars, lines that end in a
@@ -225,7 +171,11 @@ def _safe_cut(line: str, pos: int, target: int, odd: bool) -> int | None:
 
 
 def chunks(
-    lines: Iterator[str], max_open: int | None = None, chunk_size: int = 1 << 14
+    lines: Iterator[str],
+    max_open: int | None = None,
+    chunk_size: int = 1 << 14,
+    strict: bool = False,
+    path: str | None = None,
 ) -> Iterator[Chunk]:
     """Chunks of lines with their commands, in file order.
 
@@ -235,7 +185,11 @@ def chunks(
     a bar that closes a value), so memory holds a few chunks whatever the file.
     A value still open after ``max_open`` characters (a lost closing bar) ends its
     chunk there, marked ``cut``, so one broken value cannot take the whole file.
+    Each chunk is parsed by the grammar (formats/lin/parser.py; ``strict``: stop at the
+    first text it rejects; ``path``: the file to name then).
     """
+    from bridgefiles.formats.lin.parser import parse_chunk  # it builds on these values
+
     cap = CHUNK_CAP_FACTOR * chunk_size
     size = 0
     buf: list[str] = []
@@ -251,7 +205,7 @@ def chunks(
         buf = []
         size = 0
         chunk = Chunk(text, offset)
-        _split(chunk, first_line, first_column)
+        parse_chunk(chunk, first_line, first_column, strict, path)
         return chunk
 
     for line in lines:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.auction_play import place_cards
-from bridgefiles.formats.lin.movies import resolve
+from bridgefiles.formats.lin.movies import resolve, settle
 from bridgefiles.formats.lin.state import BoardState, Reading
 from bridgefiles.formats.lin.tokens import FORMAT
 from bridgefiles.formats.lin.vugraph import check_rs
@@ -178,6 +178,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
     tag("Room", acc.room)
     tag("HomeTeam", vg_field(5))
     tag("VisitTeam", vg_field(7))
+    settle(acc)  # the cards taken back, among the extras
     extras = [*h.extras, *acc.extras] if h.extras else acc.extras
     return make(
         Board,

@@ -36,18 +36,16 @@ from typing import Generic, TypeVar
 
 from bridgefiles.formats.lin.commands import Command, Run, chunks
 from bridgefiles.formats.lin.finish import finish
-from bridgefiles.formats.lin.records import apply, explain, single_call
+from bridgefiles.formats.lin.records import apply
 from bridgefiles.formats.lin.source import PendingText
 from bridgefiles.formats.lin.state import (
     BoardState,
-    Entry,
     PendingCard,
     Reading,
     VugraphHeader,
     new_card,
 )
 from bridgefiles.formats.lin.tokens import (
-    BLANKS,
     CARD_TEXT,
     DEALER_DIGITS,
     FORMAT,
@@ -57,9 +55,8 @@ from bridgefiles.formats.lin.tokens import (
     LINE_OPENERS,
     OPEN_AFTER_BODY,
     OPEN_AFTER_DEAL,
-    RUN_TAGS,
 )
-from bridgefiles.formats.lin.vugraph import apply_header, header_like
+from bridgefiles.formats.lin.vugraph import apply_header, header_like, headerless_file
 from bridgefiles.formats.registry import FileInfo, ReadOptions
 from bridgefiles.formats.visitor import BUILD_BOARDS, BoardVisitor
 from bridgefiles.model.board import Board
@@ -156,78 +153,23 @@ class Builder(Generic[T]):
         apply(self.reading, cur, cmd)
 
     def feed_run(self, run: Run) -> Iterator[T]:
-        """A run of ``pc`` (or ``mb``/``an``) pairs: inside a board, with nothing held, its
-        usual pairs are taken here in one pass; otherwise command by command."""
+        """A run of ``pc`` (or ``mb``/``an``) pairs: inside a board, with nothing held,
+        none of its pairs can open a board, so each goes straight to :func:`apply`; a
+        run of plain cards (the grammar's CARDS) is taken in one go."""
         acc = self.cur
         if acc is None or self.pending:
             for cmd in run.commands():
                 yield from self.feed(cmd)
             return
-        self.apply_run(acc, run)
-
-    def apply_run(self, acc: BoardState, run: Run) -> None:
-        """What :func:`apply` does for each pair of ``run``, with its handlers' plain
-        cases inlined (one card, one call, an explanation, an empty pause); any other
-        pair goes through :func:`apply` itself. The pairs are the run split on its bars,
-        their columns counted as it goes (line breaks counted forward when it has any)."""
-        text = run.text
-        if self.options.limits.exceeded("max_commands_per_board", acc.commands + text.count("|")):
-            for cmd in run.commands():  # near the limit: the general path counts and stops
-                apply(self.reading, acc, cmd)
-            return
-        acc.known = True  # a run holds pc, mb or an pairs
-        if run.plain:
+        limits = self.options.limits
+        if run.plain and not limits.exceeded(
+            "max_commands_per_board", acc.commands + run.text.count("|")
+        ):
             take_cards(acc, run)
             return
-        parts = text.split("|")
-        flat = "\n" not in text
-        line, column = run.line, run.column
-        cards, entries = acc.cards, acc.entries
-        commands, events, last = acc.commands, acc.events, acc.last
-        kept = len(acc.extras)
-        at = 0
-        for written, value in zip(parts[::2], parts[1::2], strict=False):  # a bar ends it
-            start = at
-            at += len(written) + len(value) + 2
-            tag = RUN_TAGS.get(written)
-            if tag is None:
-                tag = RUN_TAGS.get(written.lstrip(BLANKS))  # blanks or line breaks before it
-            if tag is not None:
-                name_at = start + len(written) - 2
-                if tag == "pc":
-                    card = CARD_TEXT.get(value)
-                    if card is not None:
-                        commands += 1
-                        pline, pcol = (line, column + name_at) if flat else run.position(name_at)
-                        cards.append(
-                            new_card(PendingCard, (card, None, value, pline, pcol, events, kept))
-                        )
-                        events += 1
-                        last = tag
-                        continue
-                elif tag == "mb":
-                    single = single_call(value)
-                    if single is not None:
-                        commands += 1
-                        pline, pcol = (line, column + name_at) if flat else run.position(name_at)
-                        entries.append(Entry(single[0], single[1], None, pline, pcol))
-                        events += 1
-                        last = tag
-                        continue
-                elif tag == "an":
-                    if last == "mb" and explain(entries, value):
-                        commands += 1
-                        last = tag
-                        continue
-                elif not value:  # pg: an empty pause
-                    commands += 1
-                    last = tag
-                    continue
-            acc.commands, acc.events, acc.last = commands, events, last
-            apply(self.reading, acc, run.pair(written, value, start))
-            commands, events, last = acc.commands, acc.events, acc.last
-            kept = len(acc.extras)
-        acc.commands, acc.events, acc.last = commands, events, last
+        reading = self.reading
+        for cmd in run.commands():
+            apply(reading, acc, cmd)
 
     def emit(self, acc: BoardState, source: str) -> Iterator[T]:
         """The visitor's result for a finished board, if it wanted the board."""
@@ -289,9 +231,12 @@ class Builder(Generic[T]):
             if cur.known or self.count > 1:
                 yield from self.emit(cur, self.rest())
                 return
-        # no board: text with no LIN command in it (a board needs at least one)
         rest = self.rest()
         self.info.preamble = (self.info.preamble or "") + rest or None
+        if self.header_started:  # a vugraph header, and no board after it
+            self.reading.file_report(headerless_file(self.reading.header))
+            return
+        # no board: text with no LIN command in it (a board needs at least one)
         self.reading.file_report(
             error(
                 "syntax",
@@ -303,8 +248,8 @@ class Builder(Generic[T]):
 
 
 def take_cards(acc: BoardState, run: Run) -> None:
-    """A CARD_RUN (the grammar's run of plain cards ``pc|SA|`` and empty pauses ``pg||``
-    on one line): what :meth:`Builder.apply_run` does for it, its cards taken in one go.
+    """A CARDS run (the grammar's run of plain cards ``pc|SA|`` and empty pauses ``pg||``
+    on one line, so no check is left to make): its cards taken in one go.
     A card's pair is 6 characters, a pause's 4: the k-th card, in pair i, is at column
     ``column + 4*i + 2*k``."""
     values = run.text.split("|")[1::2]
@@ -328,6 +273,7 @@ def take_cards(acc: BoardState, run: Run) -> None:
     )
     acc.events = events + len(shown)
     acc.commands += len(values)
+    acc.known = True
     acc.last = "pc" if values[-1] else "pg"
 
 
@@ -343,7 +289,13 @@ def visit(
     builder = Builder(options, info, visitor)
     limits = options.limits
     nul_seen = False
-    for chunk in chunks(_newline_watch(lines, info), limits.max_comment_size):
+    found = chunks(
+        _newline_watch(lines, info),
+        limits.max_comment_size,
+        strict=options.strict,
+        path=options.path or None,
+    )
+    for chunk in found:
         builder.add_text(chunk.text)
         if not nul_seen and "\x00" in chunk.text:
             nul_seen = True  # reported once: a UTF-16 file read as 8-bit text has one in 2

@@ -31,8 +31,8 @@ ERROR, WARNING, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 
 def single_call(value: str) -> tuple[Call, bool] | None:
-    """The one call an ``mb`` value makes, or None for anything unusual (the general
-    path, with its diagnostics, then takes the command)."""
+    """The one call an ``mb`` value makes, or None for anything unusual (the rest of
+    :func:`on_mb`, with its diagnostics, then takes the command)."""
     found = _MB_CACHE.get(value)
     if found is not None:
         return found
@@ -63,10 +63,10 @@ def bad_value(
 
 
 def apply(r: Reading, acc: BoardState, cmd: Command) -> None:
+    """One command into the board: every pair of a LIN text comes here (runs too)."""
     tag = cmd.tag
     acc.commands += 1
-    limits = r.options.limits
-    if limits.exceeded("max_commands_per_board", acc.commands):
+    if acc.commands > r.command_cap:  # Limits.max_commands_per_board
         if not acc.over_limit:
             acc.over_limit = True
             what = "the commands of this board"
@@ -183,6 +183,11 @@ def on_sv(r: Reading, acc: BoardState, cmd: Command) -> None:
 
 
 def on_mb(r: Reading, acc: BoardState, cmd: Command) -> None:
+    single = single_call(cmd.value)
+    if single is not None:  # the usual case: one plain call, alerted or not
+        acc.entries.append(Entry(single[0], single[1], None, cmd.line, cmd.column))
+        acc.events += 1
+        return
     try:
         parsed = values.calls(cmd.value)
     except ValueError as exc:

@@ -3,6 +3,7 @@ header in force, and the reading context (options, file info, where findings go)
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -81,11 +82,12 @@ class BoardState:
     entries: list[Entry] = field(default_factory=list)
     unknown_calls: int = 0
     cards: list[PendingCard] = field(default_factory=list)
+    removed: list[PendingCard] = field(default_factory=list)  # taken back (movies.settle)
     claim: Claim | None = None
     extras: list[Extra] = field(default_factory=list)
     escapes: list[EscapeLine] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    events: int = 0
+    events: int = 0  # calls and cards made so far, those taken back too (movies.settle)
     last: str = ""  # tag of the last command applied
     has_qx: bool = False
     known: bool = False  # a LIN command was applied (a board holds at least one)
@@ -123,6 +125,8 @@ class Reading:
         self.header = VugraphHeader()
         self.header_commands = 0  # header commands and comment lines read so far
         self.messages: dict[str, str] = {}  # the text of findings made so far (shared)
+        cap = options.limits.max_commands_per_board
+        self.command_cap = sys.maxsize if cap is None else cap  # commands a board may hold
 
     def report(self, target: list[Diagnostic], diag: Diagnostic) -> None:
         diag = diag.model_copy(update={"path": self.options.path}) if self.options.path else diag

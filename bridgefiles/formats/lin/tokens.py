@@ -1,10 +1,10 @@
 """The LIN token table (lin.md sections 1, 5, 6): command names, cards, board openers.
 
 The grammar (``grammars/lin.lark``) has coarse terminals: a whole run of plain cards
-(``CARD_RUN``, the play as BBO writes it, taken in one go), a whole run of ``pc``
-pairs, a whole run of ``mb``/``an`` pairs, a pair, an open pair, free text. The
-tokens lin.md defines inside them (the two-letter command names, the cards, the
-calls) are this table, read by the builder; calls and hands are read by
+(``CARDS``, the play as BBO writes it, taken in one go), a whole run of ``pc`` pairs, a
+whole run of ``mb``/``an`` pairs, and one terminal a pair for the other commands. The
+tokens lin.md defines inside them (the two-letter command names, the cards, the calls)
+are this table, read by the builder; calls and hands are read by
 :mod:`bridgefiles.formats.lin.values`.
 
 Why coarse terminals (issue 10; measured on scripts/bench's generated event of 2,000
@@ -12,9 +12,8 @@ boards with full auctions and play, parse only, 16 KB chunks, best of 3, pure-Py
 Lark LALR on this loaded 2-core machine): a grammar with a terminal per command pair
 gives Lark 81 tokens a board and parses 643 boards/s, slower than a whole bridgebots
 read (575 boards/s in the same conditions); the coarse grammar gives it 8.5 tokens a
-board and parses 6,114 boards/s (8,869 with ``lark-cython``),
-leaving the time to building the model. The reader now lexes with the grammar's
-terminals in one regex, without the parser (figures in ``grammars/lin.lark``).
+board and parses 6,114 boards/s (8,869 with ``lark-cython``), leaving the time to
+building the model.
 """
 
 from __future__ import annotations

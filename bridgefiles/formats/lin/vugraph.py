@@ -6,9 +6,15 @@ from __future__ import annotations
 
 from bridgefiles.formats.lin import values
 from bridgefiles.formats.lin.commands import Command
-from bridgefiles.formats.lin.state import BoardState, Reading, escape_line, lin_extra
+from bridgefiles.formats.lin.state import (
+    BoardState,
+    Reading,
+    VugraphHeader,
+    escape_line,
+    lin_extra,
+)
 from bridgefiles.formats.lin.tokens import HEADER_POSITION, HEADER_TAGS
-from bridgefiles.model.diagnostic import Diagnostic, Severity, warning
+from bridgefiles.model.diagnostic import Diagnostic, Severity, error, warning
 from bridgefiles.model.outcome import AuctionOutcome
 
 
@@ -128,3 +134,23 @@ def check_rs(
                 line=acc.line,
             ),
         )
+
+
+def headerless_file(h: VugraphHeader) -> Diagnostic:
+    """The finding for a file that is a vugraph header and no board (a match's file
+    fetched before its first board was played, or cut after the header). An error, as
+    for any file with no board (report.no_board): the header announces boards that are
+    not there. It points at the ``vg`` command, and counts the boards from its first and
+    last board fields (lin.md 5.2)."""
+    line = column = None
+    for extra in h.extras:
+        if extra.key == "vg":
+            line, column = extra.line, extra.column
+            break
+    vg = h.vg or []
+    first, last = (vg[3].strip(), vg[4].strip()) if len(vg) > 4 else ("", "")
+    what = "a vugraph header"
+    if first.isdecimal() and last.isdecimal() and int(last) >= int(first):
+        count = int(last) - int(first) + 1
+        what += f" for {count} board{'s' if count != 1 else ''}"
+    return error("syntax", f"{what} and no board in it", line=line or 1, column=column)

@@ -1,0 +1,262 @@
+"""LIN text to records through the grammar (``grammars/lin.lark``): Lark's LALR parser,
+its callbacks making the reader's :class:`Command` and :class:`Run` values as each record
+is reduced (no tree is kept), on lark-cython when it is installed.
+
+What the grammar rejects (free text, a name that is not two characters, a value with no
+closing bar) stops Lark's lexer there; :meth:`_Parse.rejected` takes it and Lark's
+interactive parser resumes the parse after it (what ``on_error`` does, without the
+deprecated ``lexer_state`` lark-cython's ``on_error`` still reads): in lenient mode
+it is kept as the command it reads as (lin.md 1: a name is the last two letters before the
+bar) and reading goes on at the next record; the builder then says what it was, where it
+is. Strict mode stops at the first, with its line and column.
+
+``BRIDGEFILES_LARK=python`` in the environment picks pure-Python Lark even when
+lark-cython is installed (both give the same records: tests/test_lin_parser.py).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters
+
+from bridgefiles.errors import StrictModeError
+from bridgefiles.formats import terminals
+from bridgefiles.formats.lin.commands import Chunk, Command, Run, named
+from bridgefiles.formats.lin.tokens import BLANKS
+from bridgefiles.model.diagnostic import error
+
+GRAMMAR = "lin.lark"
+ENGINE_VARIABLE = "BRIDGEFILES_LARK"
+
+
+def engine() -> str:
+    """``"cython"`` when lark-cython is installed and not turned off, else ``"python"``."""
+    if os.environ.get(ENGINE_VARIABLE, "").lower() == "python":
+        return "python"
+    try:
+        import lark_cython  # noqa: F401
+    except ImportError:
+        return "python"
+    return "cython"
+
+
+def grammar_text() -> str:
+    """The text of ``lin.lark``, from the installed package or the source tree."""
+    return terminals.grammar_text(GRAMMAR)
+
+
+def build(transformer: Any = None, which: str | None = None) -> Lark:
+    """The LALR parser of the grammar (its analysis cached by Lark across processes),
+    with ``transformer``'s callbacks, on the engine ``which`` (default :func:`engine`)."""
+    options: dict[str, Any] = {}
+    if (which or engine()) == "cython":
+        import lark_cython
+
+        options["_plugins"] = lark_cython.plugins
+    return Lark(
+        grammar_text(),
+        parser="lalr",
+        lexer="basic",
+        transformer=transformer,
+        cache=True,
+        maybe_placeholders=False,
+        **options,
+    )
+
+
+class _Parse:
+    """One chunk being parsed: where its records go and where it stands in the file."""
+
+    __slots__ = ("chunk", "column", "line", "path", "rejects", "strict", "text")
+
+    def __init__(
+        self, chunk: Chunk, line: int, column: int, strict: bool, path: str | None
+    ) -> None:
+        self.chunk = chunk
+        self.text = chunk.text
+        self.line = line  # the file line of the chunk's first line
+        self.column = column  # the file column of its first character
+        self.strict = strict
+        self.path = path
+        self.rejects: list[tuple[int, Command]] = []  # rejected text, not yet placed
+
+    def where(self, line: int, column: int) -> tuple[int, int]:
+        """A chunk's line and column (Lark's, from 1) in the file."""
+        if line == 1:
+            return self.line, column + self.column - 1
+        return self.line + line - 1, column
+
+    def place(self, before: int) -> None:
+        """The rejected text before ``before`` goes in first: a record is reduced when the
+        token after it is read, so the text rejected after it waits for it."""
+        rejects = self.rejects
+        items = self.chunk.items
+        while rejects and rejects[0][0] < before:
+            items.append(rejects.pop(0)[1])
+
+    def pair(self, token: Any) -> None:
+        start = token.start_pos
+        if self.rejects:
+            self.place(start)
+        body = token.value
+        raw_tag, value, _ = body.split("|")
+        line, column = token.line, token.column
+        lead = len(raw_tag) - 2  # the name is two characters; blanks before it
+        if lead:
+            nl = raw_tag.rfind("\n", 0, lead)
+            if nl >= 0:
+                line, column = line + raw_tag.count("\n", 0, lead), lead - nl
+            else:
+                column += lead
+        at = self.where(line, column)
+        self.chunk.items.append(
+            named(raw_tag, value, self.chunk.offset, start, lambda _: at, closed=True)
+        )
+
+    def commands(self, token: Any) -> None:
+        """A run of commands each of which the builder places on its own (it may begin
+        a board): taken apart here."""
+        start = token.start_pos
+        if self.rejects:
+            self.place(start)
+        line, column = self.where(token.line, token.column)
+        run = Run(token.value, self.chunk.offset + start, line, column)
+        self.chunk.items.extend(run.commands())
+
+    def run(self, token: Any) -> None:
+        start = token.start_pos
+        if self.rejects:
+            self.place(start)
+        line, column = self.where(token.line, token.column)
+        self.chunk.items.append(
+            Run(token.value, self.chunk.offset + start, line, column, token.type == "CARDS")
+        )
+
+    def rejected(self, exc: UnexpectedCharacters) -> None:
+        """Where the grammar stopped: the text from there to the end of the pair it
+        belongs to (or of the chunk) is one command, as lin.md 1 reads it, and the lexer
+        goes on after it."""
+        state = exc.interactive_parser.lexer_thread.state
+        assert state is not None  # the lexer stopped in this text
+        counter = state.line_ctr
+        text = self.text
+        pos = counter.char_pos
+        at = self.where(counter.line, counter.column)
+        if self.strict:
+            diag = error(
+                "syntax",
+                f"text the LIN grammar does not read: {text[pos : pos + 20]!r} "
+                "(not a command|value| pair)",
+                line=at[0],
+                column=at[1],
+                path=self.path,
+            )
+            raise StrictModeError(diag.format(), diag)
+        start = pos
+        while start and text[start - 1] in BLANKS:  # blanks the grammar skipped before it
+            start -= 1
+        bar = text.find("|", pos)
+        offset = self.chunk.offset
+        cmd: Command | None
+        if bar < 0:  # free text to the end of the chunk
+            end = len(text)
+            body = text[start:end]
+            lead = pos - start
+            nl = body.rfind("\n", 0, lead)
+            cmd = Command(
+                "", body.strip(BLANKS), "", offset + start + (nl + 1 if nl >= 0 else 0), *at
+            )
+        else:
+            closing = text.find("|", bar + 1)
+            end = len(text) if closing < 0 else closing + 1
+            value = text[bar + 1 : end - (closing >= 0)]
+            cmd = named(text[start:bar], value, offset, start, lambda _: at, closing >= 0)
+        self.rejects.append((pos, cmd))
+        skipped = text[pos:end]
+        if _CYTHON_COUNTER is not None and isinstance(counter, _CYTHON_COUNTER):
+            counter.feed(skipped, True)
+        else:
+            counter.feed(skipped)
+
+
+try:
+    from lark_cython.lark_cython import LineCounter as _CYTHON_COUNTER
+except ImportError:  # pragma: no cover - lark-cython is a dependency where it installs
+    _CYTHON_COUNTER = None
+
+
+class Records:
+    """The grammar's callbacks: each record, as it is reduced, to the chunk being parsed
+    (one parser a thread, so the callbacks know their chunk)."""
+
+    def __init__(self) -> None:
+        self.current: _Parse | None = None
+
+    def _pair(self, children: list[Any]) -> None:
+        assert self.current is not None
+        self.current.pair(children[0])
+
+    def _run(self, children: list[Any]) -> None:
+        assert self.current is not None
+        self.current.run(children[0])
+
+    def deal(self, children: list[Any]) -> None:
+        assert self.current is not None
+        self.current.commands(children[0])
+
+    claim = undo = header = other = _pair
+    auction = play = _run
+
+    def start(self, children: list[Any]) -> None:
+        return None
+
+
+_LOCAL = threading.local()
+
+
+def _parser(which: str) -> tuple[Lark, Records]:
+    """This thread's parser on ``which`` engine, and its callbacks."""
+    key = f"parser_{which}"
+    found: tuple[Lark, Records] | None = getattr(_LOCAL, key, None)
+    if found is None:
+        records = Records()
+        found = (build(records, which), records)
+        setattr(_LOCAL, key, found)
+    return found
+
+
+def parse_chunk(
+    chunk: Chunk,
+    first_line: int,
+    first_column: int = 1,
+    strict: bool = False,
+    path: str | None = None,
+    which: str | None = None,
+) -> None:
+    """The records of ``chunk.text`` into ``chunk.items``, in order, with file lines and
+    columns (the chunk starts at ``first_line``, ``first_column``), parsed on the engine
+    ``which`` (default :func:`engine`)."""
+    lark, records = _parser(which or engine())
+    job = _Parse(chunk, first_line, first_column, strict, path)
+    records.current = job
+    try:
+        try:
+            lark.parse(chunk.text)
+        except UnexpectedCharacters as exc:
+            # Lark's interactive parser: past the rejected text, the parse goes on where
+            # it stopped (any sequence of records is one, so only the lexer stops)
+            stopped = exc
+            while True:
+                job.rejected(stopped)
+                try:
+                    stopped.interactive_parser.resume_parse()  # type: ignore[no-untyped-call]
+                    break
+                except UnexpectedCharacters as again:
+                    stopped = again
+    finally:
+        records.current = None
+    job.place(len(chunk.text) + 1)

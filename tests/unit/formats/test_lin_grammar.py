@@ -1,0 +1,218 @@
+"""The LIN grammar (``grammars/lin.lark``) alone, through Lark's LALR parser: the records
+it reads (each command to its kind), what it rejects and where Lark says it stops; then
+the reader's one path over it: lenient reading keeps what the grammar rejects, strict
+reading stops at the first, and pure-Python Lark and lark-cython give the same boards."""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters
+from shared import FIXTURES, REAL_LIN, files
+
+import bridgefiles as bf
+from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.lin import parser
+from bridgefiles.formats.lin.commands import Chunk
+
+ENGINES = ["python"] + (["cython"] if importlib.util.find_spec("lark_cython") else [])
+
+
+class Kinds:
+    """Callbacks that note each record's rule and terminal."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, str, str]] = []
+
+    def __getattr__(self, rule: str) -> Any:
+        if not rule.islower() or rule.startswith("_"):  # a rule's name; no terminal's
+            raise AttributeError(rule)
+
+        def note(children: list[Any]) -> None:
+            if rule != "start":
+                token = children[0]
+                self.seen.append((rule, token.type, token.value))
+
+        return note
+
+
+@cache
+def grammar(engine: str) -> tuple[Lark, Kinds]:
+    kinds = Kinds()
+    return parser.build(kinds, engine), kinds
+
+
+def records(text: str, engine: str = "python") -> list[tuple[str, str, str]]:
+    lark, kinds = grammar(engine)
+    kinds.seen = []
+    lark.parse(text)
+    return kinds.seen
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_parser_is_lark_s_lalr(engine: str) -> None:
+    lark, _ = grammar(engine)
+    assert lark.options.parser == "lalr"
+    assert {t.name for t in lark.terminals} >= {"DEALS", "CALLS", "CARDS", "PLAY", "CLAIM"}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_command_is_read_as_its_kind(engine: str) -> None:
+    text = (
+        "vg|Cup,R1,I,1,2,A,0,B,0|rs|3NN=,|\npn|a,b,c,d|st||md|1SAK,HAK,,|sv|o|ah|Board 1|"
+        "mb|1S!|an|strong|mb|p|pg||pc|SA|pc|s2|pg||\npc|H|up|1|mc|9|zz|x|qx|o1|"
+    )
+    assert [(rule, kind) for rule, kind, _ in records(text, engine)] == [
+        ("header", "HEADER"),
+        ("header", "HEADER"),
+        ("deal", "DEALS"),  # pn, st, md, sv and ah: one run
+        ("auction", "CALLS"),  # the calls, the alert's explanation and the pause: one run
+        ("play", "CARDS"),  # plain cards and a pause on one line: one run
+        ("play", "PLAY"),  # a line break before it, and a suit alone
+        ("undo", "UNDO"),
+        ("claim", "CLAIM"),
+        ("other", "PAIR"),
+        ("deal", "DEALS"),  # qx
+    ]
+    # the runs are whole: every pair of the text is in one record
+    assert "".join(value for _, _, value in records(text, engine)).replace("\n", "") == (
+        text.replace("\n", "")
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_names_in_any_case_and_blanks_before_them(engine: str) -> None:
+    got = records("MD|3S2,,,|\n\t Sv|O|  MC|13|\n", engine)
+    assert [(rule, value) for rule, _, value in got] == [
+        ("deal", "MD|3S2,,,|\n\t Sv|O|"),
+        ("claim", "  MC|13|"),
+    ]
+
+
+REJECTED = [
+    # text, where Lark stops (line, column)
+    ("hello world\n", (1, 1)),  # free text, no bar
+    ("pn|a,b,c,d|hello", (1, 12)),  # free text after a command
+    ("md|3S2,,,|\n  hello pn|a,b,c,d|", (2, 3)),  # stray text before a name
+    ("pn|a,b,c,d|||", (1, 12)),  # a name of no characters
+    ("pn|a,b,c,d|x|y|", (1, 12)),  # a name of one character
+    ("sv|o|pn|a,b,c,d", (1, 6)),  # a value with no closing bar
+    ("mb|1S|mb|p|pnx|a|", (1, 12)),  # a name of three characters
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text, where", REJECTED)
+def test_the_grammar_rejects_what_is_not_a_command_pair(
+    engine: str, text: str, where: tuple[int, int]
+) -> None:
+    lark, _ = grammar(engine)
+    with pytest.raises(UnexpectedCharacters) as stopped:
+        lark.parse(text)
+    assert (stopped.value.line, stopped.value.column) == where
+
+
+@pytest.mark.parametrize("text, where", REJECTED[1:])  # the first has no board: below
+def test_lenient_reading_keeps_the_rejected_text_and_says_where(
+    text: str, where: tuple[int, int]
+) -> None:
+    loaded = bf.loads(text, format="lin")
+    found = [d for b in loaded.boards for d in b.diagnostics] + list(loaded.diagnostics)
+    assert any(d.code == "syntax" and (d.line, d.column) == where for d in found)
+    assert bf.dumps(loaded, format="lin", layout="preserve") == text  # nothing lost
+
+
+@pytest.mark.parametrize("text, where", REJECTED)
+def test_strict_reading_stops_at_the_first_rejection(text: str, where: tuple[int, int]) -> None:
+    with pytest.raises(StrictModeError) as stopped:
+        bf.loads(text, format="lin", strict=True)
+    diag = stopped.value.diagnostic
+    assert diag is not None and (diag.line, diag.column) == where
+    assert diag.code == "syntax"
+
+
+def test_text_with_no_command_is_no_board() -> None:
+    loaded = bf.loads(REJECTED[0][0], format="lin")
+    assert not loaded.boards and loaded.preamble == REJECTED[0][0]
+    assert [d.message[:9] for d in loaded.diagnostics] == ["no board:"]
+
+
+def test_reading_goes_on_at_the_next_record() -> None:
+    board = bf.loads("pn|a,b,c,d|junk md|3S2,H2,D2,|x|y|sv|b|\n", format="lin").boards[0]
+    assert board.dealer is not None and board.dealer.value == "N"
+    assert board.tag("Vulnerable") == "All"
+    assert [(e.key, e.value) for e in board.extras] == [("", "junk"), ("x", "y")]
+
+
+def _real() -> list[Path]:
+    return files(REAL_LIN, ".lin") + files(FIXTURES, ".lin")
+
+
+def _dump(path: Path) -> list[Any]:
+    loaded = bf.load(path)
+    return [b.model_dump(mode="json") for b in loaded.boards] + [
+        d.model_dump(mode="json") for d in loaded.diagnostics
+    ]
+
+
+@pytest.mark.skipif(len(ENGINES) < 2, reason="lark-cython is not installed")
+@pytest.mark.parametrize("path", _real(), ids=lambda p: p.name)
+def test_both_engines_read_the_same_boards(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(parser.ENGINE_VARIABLE, "python")
+    assert parser.engine() == "python"
+    by_python = _dump(path)
+    monkeypatch.delenv(parser.ENGINE_VARIABLE)
+    assert parser.engine() == "cython"
+    assert _dump(path) == by_python
+
+
+PIECES = st.sampled_from(
+    [
+        *("pn|a,b,c,d|", "md|3S2,H2,D2,|", "mb|1S|", "an|x|", "pc|SA|", "pg||", "mc|7|"),
+        *("up|1|", "zz|q|", "||", "|", "junk", "vg|a,b,I,1,2,x,0,y,0|", "\n", " ", "\xa0"),
+        *("nt|a\nb|", "\npc|H2|"),
+    ]
+)
+
+
+@pytest.mark.skipif(len(ENGINES) < 2, reason="lark-cython is not installed")
+@settings(max_examples=150)
+@given(st.lists(PIECES, max_size=40).map("".join))
+def test_both_engines_read_any_text_the_same(text: str) -> None:
+    got = []
+    for engine in ENGINES:
+        chunk = Chunk(text, 0)
+        parser.parse_chunk(chunk, 1, which=engine)
+        got.append(chunk.items)
+    assert got[0] == got[1]
+    assert got[0] or not text.strip()
+
+
+def test_threads_read_with_a_parser_each() -> None:
+    """One parser a thread (its callbacks hold the chunk being parsed): files read at the
+    same time in two threads give what each gives alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [
+        "".join(
+            f"pn|a,b,c,d|md|{d}S2,H2,D2,|sv|o|mb|1S|mb|p|mb|p|mb|p|pc|S2|junk{i}\n"
+            for i in range(400)
+        )
+        for d in "1234"
+    ]
+
+    def read(text: str) -> list[Any]:
+        return [b.model_dump(mode="json") for b in bf.loads(text, format="lin").boards]
+
+    alone = [read(t) for t in texts]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(read, texts))
+    assert together == alone
+    assert len(alone[0]) == 400 and alone[0][1]["extras"][0]["value"] == "junk0"
