@@ -299,7 +299,17 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
     header: tuple[tuple[str, str], ...] | None = None
     started = False
     before: Opened | None = None  # the board written last, as a reader sees it
+    # A board with nothing a reader can tell the next one from waits here: it is
+    # labelled with a qx only if another board follows it (one alone stays as it was).
+    held: tuple[list[str], list[str], Board] | None = None
     for board in boards:
+        if held is not None:
+            head, commands, last = held
+            commands.insert(0, _label(last))
+            if before is not None:
+                before.qx = True
+            yield "".join(head) + "".join(commands) + nl
+            held = None
         if not started and board.format != FORMAT:
             preamble = None  # the file was read in another format: its preamble is not LIN
         if preserve and board.source is not None and board.format == FORMAT:
@@ -327,14 +337,15 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
         if before is not None and not _opens(commands, before):
             commands.insert(0, _label(board))
         after = Opened(commands)
-        if not (after.hands or after.body or after.qx):
-            # a board with nothing a reader can tell the next one from: labelled,
-            # so that a qx opens the next board
-            commands.insert(0, _label(board))
-            after.qx = True
         before = after
+        if not (after.hands or after.body or after.qx):
+            held = (lines, commands, board)
+            continue
         lines.append("".join(commands) + nl)
         yield "".join(lines)
+    if held is not None:
+        head, commands, _ = held
+        yield "".join(head) + "".join(commands) + nl
     if not started and preserve and preamble:
         yield preamble
     if info is not None and info.trailer and preserve:
