@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from typing import Any
 
 from lark import Lark
@@ -82,7 +83,7 @@ class _Parse:
         self.column = column  # the file column of its first character
         self.strict = strict
         self.path = path
-        self.rejects: list[tuple[int, Command]] = []  # rejected text, not yet placed
+        self.rejects: deque[tuple[int, Command]] = deque()  # rejected, not yet placed
 
     def where(self, line: int, column: int) -> tuple[int, int]:
         """A chunk's line and column (Lark's, from 1) in the file."""
@@ -96,7 +97,7 @@ class _Parse:
         rejects = self.rejects
         items = self.chunk.items
         while rejects and rejects[0][0] < before:
-            items.append(rejects.pop(0)[1])
+            items.append(rejects.popleft()[1])
 
     def pair(self, token: Any) -> None:
         start = token.start_pos

@@ -60,6 +60,9 @@ def records(text: str, engine: str = "python") -> list[tuple[str, str, str]]:
 def test_the_parser_is_lark_s_lalr(engine: str) -> None:
     lark, _ = grammar(engine)
     assert lark.options.parser == "lalr"
+    assert type(lark.parser.parser).__module__.startswith(
+        "lark_cython" if engine == "cython" else "lark.parsers"
+    )
     assert {t.name for t in lark.terminals} >= {"DEALS", "CALLS", "CARDS", "PLAY", "CLAIM"}
 
 
@@ -85,6 +88,13 @@ def test_each_command_is_read_as_its_kind(engine: str) -> None:
     assert "".join(value for _, _, value in records(text, engine)).replace("\n", "") == (
         text.replace("\n", "")
     )
+
+
+def test_lark_cython_is_used_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(parser.ENGINE_VARIABLE, raising=False)
+    assert parser.engine() == ENGINES[-1]  # cython whenever it imports
+    monkeypatch.setenv(parser.ENGINE_VARIABLE, "python")
+    assert parser.engine() == "python"
 
 
 @pytest.mark.parametrize("engine", ENGINES)
