@@ -238,3 +238,20 @@ def test_mangled_documents_are_findings_never_crashes(edits: list[tuple[int, int
         bf.dumps(event, "usebio")
     else:
         assert [d.severity.value for d in event.diagnostics].count("error") >= 1
+
+
+@pytest.mark.parametrize("body, setting", [
+    ("<EVENT_DESCRIPTION>" + "x\n" * 5_000 + "</EVENT_DESCRIPTION>", "max_value_length"),
+    ("<EVENT>" + "<X/>\n" * 2_000 + "</EVENT>", "max_tags_per_game"),
+])
+def test_a_document_made_to_fill_memory_stops_at_a_limit(body: str, setting: str) -> None:
+    from bridgefiles.limits import Limits
+
+    data = f'<?xml version="1.0"?>\n<USEBIO Version="1.2">{body}</USEBIO>\n'.encode()
+    limits = Limits(max_value_length=1_000, max_tags_per_game=1_000)
+    event = bf.loads(data, format="usebio", limits=limits)
+    assert not event.boards
+    assert [d.code for d in event.diagnostics] == ["limit"]
+    assert setting in event.diagnostics[0].message
+    text = bf.dumps(_scored(FIXTURES / "scoring-pairs.pbn"), "usebio")  # layout is not text
+    assert bf.loads(text.encode("iso-8859-1"), format="usebio", limits=limits).boards

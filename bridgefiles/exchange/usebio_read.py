@@ -278,7 +278,9 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     reading = _Reading(options)
     try:
         first = True
-        for closed in stream_elements(lines, _WANTED):
+        limits = options.limits
+        for closed in stream_elements(lines, _WANTED, max_text=limits.max_value_length,
+                                      max_children=limits.max_tags_per_game):
             if first:
                 first = False
                 root = closed.around[0].tag if closed.around else closed.node.tag
@@ -286,8 +288,9 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
                     raise XMLProblem(f"not a USEBIO document (its root is {root})", 1, 1)
             reading.take(closed)
     except XMLProblem as exc:
-        _fail(error("syntax", exc.message, line=exc.line, column=exc.column,
-                    path=options.path), options, info)
+        code = "limit" if exc.limit is not None else "syntax"
+        _fail(error(code, exc.message, line=exc.line, column=exc.column, path=options.path),
+              options, info)
         return
     if not reading.boards:
         _fail(error("syntax", "a USEBIO document with no BOARD", path=options.path),
