@@ -172,6 +172,20 @@ def test_bad_input_is_one_diagnostic_and_nothing_written(
     assert not out.exists()
 
 
+def test_lines_and_what_the_boards_do_not_keep() -> None:
+    event = bf.load(FIXTURES / "usebio-pairs.xml")
+    text = (FIXTURES / "usebio-pairs.xml").read_text(encoding="iso-8859-1").splitlines()
+    assert [b.line for b in event.boards] == [
+        n for n, line in enumerate(text, start=1) if line.strip() == "<BOARD>"]
+    (again,) = event.diagnostics
+    assert again.severity.value == "info" and again.line == 8  # PROGRAM_NAME
+    assert "PLACE" in again.message and "PERCENTAGE" in again.message
+    extra = "\n".join(text).replace("<CLUB_NAME>", "<CLUB_ID_NUMBER>77</CLUB_ID_NUMBER><CLUB_NAME>")
+    found = bf.loads(extra.encode("iso-8859-1"), format="usebio").diagnostics
+    assert any(d.severity.value == "warning" and "CLUB_ID_NUMBER (line 5)" in d.message
+               for d in found)
+
+
 def test_unreadable_values_are_warnings_not_guesses() -> None:
     text = bf.dumps(_scored(FIXTURES / "usebio-adjusted.pbn"), "usebio")
     text = text.replace("<CONTRACT>4S</CONTRACT>", "<CONTRACT>9Z</CONTRACT>", 1)

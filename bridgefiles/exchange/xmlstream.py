@@ -11,7 +11,7 @@ and the small header elements, not the document.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
@@ -70,7 +70,8 @@ class Closed:
 
 
 def stream_elements(lines: Iterable[str], wanted: frozenset[str], *, max_text: int | None = None,
-                    max_children: int | None = None) -> Iterator[Closed]:
+                    max_children: int | None = None,
+                    seen: Callable[[str, int], None] | None = None) -> Iterator[Closed]:
     """The ``wanted`` elements of the document in ``lines``, as each closes: a tag
     (``BOARD``) or a parent and a tag (``PARTICIPANTS/PAIR``).
 
@@ -78,6 +79,7 @@ def stream_elements(lines: Iterable[str], wanted: frozenset[str], *, max_text: i
     entities, or a reference to an entity that is not one of XML's own five; and for
     an element with more than ``max_text`` characters of text or more than
     ``max_children`` children kept (those not handed over), so memory stays bounded.
+    ``seen`` is told each element's tag and line as it opens.
     """
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
@@ -99,6 +101,8 @@ def stream_elements(lines: Iterable[str], wanted: frozenset[str], *, max_text: i
         nonlocal seen_root
         seen_root = True
         node = Node(tag, attrs, parser.CurrentLineNumber)
+        if seen is not None:
+            seen(tag, node.line)
         if stack:
             kept = stack[-1].children
             if max_children is not None and len(kept) >= max_children:
@@ -132,7 +136,7 @@ def stream_elements(lines: Iterable[str], wanted: frozenset[str], *, max_text: i
     parser.ExternalEntityRefHandler = refuse  # type: ignore[assignment]
     try:
         for line in lines:
-            parser.Parse(line + "\n", False)
+            parser.Parse(line, False)  # decoded lines keep their ends
             yield from done
             done.clear()
         parser.Parse("", True)
