@@ -9,10 +9,12 @@ import pytest
 from corpus import FIXTURES, REAL_PBN, files
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import boards
 
 import bridgefiles as bf
 from bridgefiles.formats import registry
-from bridgefiles.model import BridgeFile
+from bridgefiles.model import Board, BridgeFile
+from bridgefiles.model.seats import Seat
 
 
 def _scored(path: Path) -> BridgeFile:
@@ -269,3 +271,34 @@ def test_a_document_made_to_fill_memory_stops_at_a_limit(body: str, setting: str
     assert setting in event.diagnostics[0].message
     text = bf.dumps(_scored(FIXTURES / "scoring-pairs.pbn"), "usebio")  # layout is not text
     assert bf.loads(text.encode("iso-8859-1"), format="usebio", limits=limits).boards
+
+
+@given(st.lists(boards(), min_size=1, max_size=3))
+def test_any_boards_write_and_read_back(generated: list[Board]) -> None:
+    """Generated boards (any tags, tables, auctions, plays): written as USEBIO, the
+    document reads back with their board numbers and deals, or (a number dealt twice)
+    the writer refuses with our error; nothing else is raised."""
+    try:
+        text = bf.dumps(generated, "usebio")
+    except bf.BridgeFileError as exc:
+        assert "dealt twice" in str(exc)
+        return
+    back = bf.loads(text.encode("iso-8859-1"), format="usebio")
+    assert back.boards and not [d for d in back.diagnostics if d.severity.value == "error"]
+    numbers = {b.board_number for b in back.boards}
+    deals = {b.tag("Deal") for b in back.boards}
+    for board in generated:
+        if board.board_number is not None:
+            assert board.board_number.strip() in numbers
+        if board.deal is not None and board.deal.is_complete and board.board_number:
+            assert board.deal.pbn(Seat.N) in deals
+
+
+def test_a_number_dealt_twice_is_refused(tmp_path: Path) -> None:
+    hands = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+    one = f'[Board "1"]\n[Deal "{hands}"]\n'
+    two = one.replace("N:AKQJ.AKQ.AKQ.AKQ T987", "N:T987.AKQ.AKQ.AKQ AKQJ")
+    out = tmp_path / "event.xml"
+    with pytest.raises(bf.BridgeFileError, match="board 1 is dealt twice"):
+        bf.convert(io.BytesIO((one + "\n" + two).encode()), out, format="pbn", to="usebio")
+    assert not out.exists()

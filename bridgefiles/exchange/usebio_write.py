@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from bridgefiles.errors import BridgeFileError
 from bridgefiles.exchange.usebio import (
     DOCTYPE,
     PERCENT_OF_MARK,
@@ -63,8 +64,14 @@ class _Event:
                     self.head[tag] = value.strip()
         number = board.board_number or str(len(self.deals) + 1)
         deal = self.deals.setdefault(number, _Deal(number))
-        if deal.hands is None and board.deal is not None and board.deal.is_complete:
-            deal.hands = {s: _suits(board.deal.hands[s]) for s in ROTATION}
+        if board.deal is not None and board.deal.is_complete:
+            hands = {s: _suits(board.deal.hands[s]) for s in ROTATION}
+            if deal.hands is None:
+                deal.hands = hands
+            elif hands != deal.hands:  # two events in one file: USEBIO holds one deal a number
+                raise BridgeFileError(f"board {number} is dealt twice with different hands "
+                                      f"(line {board.line or '?'}); USEBIO holds one deal a "
+                                      "board number: nothing written")
         if deal.vulnerable is None and board.vulnerable is not None:
             deal.vulnerable = VULNERABILITY[board.vulnerable]
         home, visit = board.tag("HomeTeam"), board.tag("VisitTeam")
