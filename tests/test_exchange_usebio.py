@@ -302,3 +302,18 @@ def test_a_number_dealt_twice_is_refused(tmp_path: Path) -> None:
     with pytest.raises(bf.BridgeFileError, match="board 1 is dealt twice"):
         bf.convert(io.BytesIO((one + "\n" + two).encode()), out, format="pbn", to="usebio")
     assert not out.exists()
+
+
+def test_each_sections_traveller_is_kept() -> None:
+    """Two games of a board, each with its section's traveller: both go to USEBIO."""
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+    head = "Section;PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW"
+    games = [f'[Board "1"]\n[Deal "{deal}"]\n[Scoring "MP"]\n[ScoreTable "{head}"]\n'
+             f"{s} 1 1 7NT N 13 - -\n{s} 2 2 6NT N 12 - -\n" for s in "AB"]
+    text = bf.dumps(bf.score(bf.loads("\n".join(games), format="pbn")), "usebio")
+    assert text.count("<TRAVELLER_LINE>") == 4
+    assert '<SECTION SECTION_ID="A">' in text and '<SECTION SECTION_ID="B">' in text
+    back = bf.loads(text.encode("iso-8859-1"), format="usebio").boards
+    assert len(back) == 1
+    rows = back[0].table("ScoreTable").records()  # type: ignore[union-attr]
+    assert [r["Section"] for r in rows] == ["A", "A", "B", "B"]

@@ -79,10 +79,12 @@ class _Event:
             self.teams = True
             self._players(board, home, visit)
         table = _traveller(board)
-        if table is not None and not deal.from_table:
+        if table is not None and not deal.from_table:  # the traveller covers the games
             deal.rows = table.records()
             deal.from_table = True
-        elif table is None and not deal.from_table:
+        elif table is not None:  # another traveller of the number (a section's): its new rows
+            deal.rows.extend(r for r in table.records() if r not in deal.rows)
+        elif not deal.from_table:
             deal.rows.append(_game_row(board))
         totals = board.table("TotalScoreTable")
         if totals is not None and totals.rows:
