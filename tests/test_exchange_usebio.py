@@ -317,3 +317,11 @@ def test_each_sections_traveller_is_kept() -> None:
     assert len(back) == 1
     rows = back[0].table("ScoreTable").records()  # type: ignore[union-attr]
     assert [r["Section"] for r in rows] == ["A", "A", "B", "B"]
+
+
+def test_a_second_match_is_refused() -> None:
+    text = (FIXTURES / "scoring-teams.pbn").read_text(encoding="iso-8859-1")
+    cut = text.index('[Event "Fixture Teams"]', text.index('[Board "3"]') - 200)
+    other = text[:cut] + text[cut:].replace('"Tigers"', '"Bears"')
+    with pytest.raises(bf.BridgeFileError, match=r"another match \(Lions v Bears"):
+        bf.dumps(bf.loads(other, format="pbn"), "usebio")

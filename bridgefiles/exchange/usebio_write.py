@@ -77,6 +77,10 @@ class _Event:
         home, visit = board.tag("HomeTeam"), board.tag("VisitTeam")
         if board.room is not None and home and visit:
             self.teams = True
+            if (home, visit) != (self.head.get("HomeTeam"), self.head.get("VisitTeam")):
+                raise BridgeFileError(f"board {number} is of another match ({home} v {visit}, "
+                                      f"line {board.line or '?'}); USEBIO is written for one "
+                                      "match a file here: nothing written")
             self._players(board, home, visit)
         table = _traveller(board)
         if table is not None and not deal.from_table:  # the traveller covers the games
