@@ -265,11 +265,13 @@ def dd_columns(board: Board, row: Row) -> Row:
 # -- writing tables --------------------------------------------------------------------------
 
 
-def write_csv(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
+def write_csv(
+    rows: Iterable[Row], target: str | os.PathLike[str], columns: Iterable[str] = COLUMNS
+) -> int:
     """Rows to a CSV file with a header line; missing values are empty cells."""
     n = 0
     with open(target, "w", encoding="utf-8", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(f, fieldnames=list(columns), lineterminator="\n")
         writer.writeheader()
         for row in rows:
             writer.writerow({k: ("" if v is None else cell(v)) for k, v in row.items()})
@@ -285,14 +287,16 @@ def have_parquet() -> bool:
     return True
 
 
-def arrow_schema() -> Any:
+def arrow_schema(types: dict[str, str] = COLUMN_TYPES) -> Any:
     pa = importlib.import_module("pyarrow")
 
     kinds = {"str": pa.string(), "int": pa.int64()}
-    return pa.schema([(name, kinds[kind]) for name, kind in COLUMN_TYPES.items()])
+    return pa.schema([(name, kinds[kind]) for name, kind in types.items()])
 
 
-def write_parquet(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
+def write_parquet(
+    rows: Iterable[Row], target: str | os.PathLike[str], types: dict[str, str] = COLUMN_TYPES
+) -> int:
     """Rows to a Parquet file, a row group at a time (needs the ``parquet`` extra)."""
     from bridgefiles.errors import BridgeFileError
 
@@ -303,7 +307,7 @@ def write_parquet(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
         raise BridgeFileError(
             "Parquet needs pyarrow: pip install '.[parquet]' in the bridgefiles clone"
         ) from exc
-    schema = arrow_schema()
+    schema = arrow_schema(types)
     n = 0
     with pq.ParquetWriter(str(target), schema) as writer:
         batch: list[Row] = []
@@ -325,13 +329,16 @@ def pandas_dtypes() -> dict[str, str]:
 
 
 def write_table(
-    boards: Iterable[Board], target: str | os.PathLike[str], to: str, path: str | None = None
+    boards: Iterable[Board], target: str | os.PathLike[str], to: str, path: str | None = None,
+    *, dd: bool = False,
 ) -> int:
-    """Boards as a ``csv`` or ``parquet`` table at ``target``; returns the row count."""
-    rows = board_rows(boards, path)
+    """Boards as a ``csv`` or ``parquet`` table at ``target``; returns the row count.
+    ``dd`` adds the double-dummy columns (:func:`dd_columns`, extra ``dds``)."""
+    rows = board_rows(boards, path, dd=dd)
+    types = {**COLUMN_TYPES, **DD_COLUMN_TYPES} if dd else COLUMN_TYPES
     if to == "parquet":
-        return write_parquet(rows, target)
-    return write_csv(rows, target)
+        return write_parquet(rows, target, types)
+    return write_csv(rows, target, types)
 
 
 def read_csv_rows(source: str | os.PathLike[str]) -> Iterator[Row]:
