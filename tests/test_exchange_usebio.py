@@ -325,3 +325,11 @@ def test_a_second_match_is_refused() -> None:
     other = text[:cut] + text[cut:].replace('"Tigers"', '"Bears"')
     with pytest.raises(bf.BridgeFileError, match=r"another match \(Lions v Bears"):
         bf.dumps(bf.loads(other, format="pbn"), "usebio")
+
+
+def test_verify_is_refused_not_misreported(tmp_path: Path) -> None:
+    """verify compares board by board; USEBIO gathers a board's games: a clear refusal."""
+    out = tmp_path / "event.xml"
+    with pytest.raises(bf.UsageError, match="gathers the games of a board"):
+        bf.convert(FIXTURES / "scoring-pairs.pbn", out, score=True, verify=True)
+    assert not out.exists()
