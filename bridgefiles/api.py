@@ -289,7 +289,7 @@ def dumps(
     >>> dumps(bridge_file, "html")
     Traceback (most recent call last):
     ...
-    bridgefiles.errors.UsageError: unknown format 'html' (known: csv, json, lin, parquet, pbn, url)
+    bridgefiles.errors.UsageError: unknown format 'html' (known: csv, json, lin, ...)
     """
     pieces = iter_dumps(obj, format, layout=layout, on_diagnostic=on_diagnostic)
     budget = sized(max_size)

@@ -21,6 +21,7 @@ register(
         read=_read_usebio,
         write=_write_usebio,
         line_limit="max_board_size",  # a document may be one long line
+        board_for_board=False,  # a board's games are one BOARD with its traveller
     )
 )
 ADAPTERS[usebio.NAME] = usebio.adapt

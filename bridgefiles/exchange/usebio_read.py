@@ -35,6 +35,7 @@ from bridgefiles.formats.registry import FileInfo, ReadOptions
 from bridgefiles.model.board import Board, Column, Table, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
+from bridgefiles.model.diagnostic import info as note
 from bridgefiles.model.seats import ROTATION, Vulnerability
 from bridgefiles.scoring.board import board_dealer, parse_board_number
 from bridgefiles.scoring.traveller import element
@@ -44,6 +45,18 @@ _PAIR_COLUMNS = ["PairId_NS", "PairId_EW", "Names_NS", "Names_EW", "Contract", "
                  "Lead", "Result", "Score_NS", "Score_EW"]  # fmt: skip
 _MP = (("NS_MATCH_POINTS", "MP_NS"), ("EW_MATCH_POINTS", "MP_EW"))
 _IMP = (("NS_IMPS", "IMP_NS"), ("EW_IMPS", "IMP_EW"))
+# Elements read into the boards, and those that scoring works out again (the standings).
+_READ = frozenset({
+    "USEBIO", "CLUB", "CLUB_NAME", "EVENT", "EVENT_DESCRIPTION", "DATE", "BOARD_SCORING_METHOD",
+    "SESSION", "SECTION", "PARTICIPANTS", "PAIR", "PAIR_NUMBER", "DIRECTION", "PLAYER",
+    "PLAYER_NAME", "TEAM", "TEAM_NAME", "TEAM_ID", "MATCH", "OPPOSING_TEAM", "BOARD",
+    "BOARD_NUMBER", "VULNERABILITY", "HAND", *SUITS, "TRAVELLER_LINE", "NS_PAIR_NUMBER",
+    "EW_PAIR_NUMBER", "CONTRACT", "PLAYED_BY", "LEAD", "TRICKS", "SCORE", "NS_MATCH_POINTS",
+    "EW_MATCH_POINTS", "NS_IMPS", "EW_IMPS",
+})  # fmt: skip
+_SCORED_AGAIN = frozenset({"PROGRAM_NAME", "PROGRAM_VERSION", "WINNER_TYPE", "BOARDS_PLAYED",
+                           "PLACE", "PERCENTAGE", "TOTAL_SCORE", "TEAM_SCORE",
+                           "OPPOSING_TEAM_SCORE"})  # fmt: skip
 _LEAD = re.compile(r"([SHDC])\s*([AKQJT98765432]|10)", re.IGNORECASE)
 
 
@@ -68,6 +81,25 @@ class _Reading:
     boards: dict[str, _BoardFacts] = field(default_factory=dict)
     sections: set[str] = field(default_factory=set)
     imps: bool = False
+    dropped: dict[str, int] = field(default_factory=dict)  # element not read: first line
+
+    def seen(self, tag: str, line: int) -> None:
+        if tag not in _READ and tag not in self.dropped:
+            self.dropped[tag] = line
+
+    def say_dropped(self, info: FileInfo) -> None:
+        """What the boards do not keep, said once for the file (never a silent loss)."""
+        lost = [f"{t} (line {n})" for t, n in self.dropped.items() if t not in _SCORED_AGAIN]
+        again = [t for t in self.dropped if t in _SCORED_AGAIN]
+        path = self.options.path
+        if lost:
+            info.diagnostics.append(warning(
+                "lost-in-conversion", "the boards have no place for USEBIO's "
+                + ", ".join(lost), line=self.dropped[lost[0].split()[0]], path=path))
+        if again:
+            info.diagnostics.append(note(
+                "lost-in-conversion", "not kept, since scoring works them out again: "
+                + ", ".join(again), line=self.dropped[again[0]], path=path))
 
     def take(self, closed: Closed) -> None:
         around = {n.tag: n for n in closed.around}
@@ -278,7 +310,10 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     reading = _Reading(options)
     try:
         first = True
-        for closed in stream_elements(lines, _WANTED):
+        limits = options.limits
+        for closed in stream_elements(lines, _WANTED, max_text=limits.max_value_length,
+                                      max_children=limits.max_tags_per_game,
+                                      seen=reading.seen):
             if first:
                 first = False
                 root = closed.around[0].tag if closed.around else closed.node.tag
@@ -286,14 +321,16 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
                     raise XMLProblem(f"not a USEBIO document (its root is {root})", 1, 1)
             reading.take(closed)
     except XMLProblem as exc:
-        _fail(error("syntax", exc.message, line=exc.line, column=exc.column,
-                    path=options.path), options, info)
+        code = "limit" if exc.limit is not None else "syntax"
+        _fail(error(code, exc.message, line=exc.line, column=exc.column, path=options.path),
+              options, info)
         return
     if not reading.boards:
         _fail(error("syntax", "a USEBIO document with no BOARD", path=options.path),
               options, info)
         return
     yield from reading.made()
+    reading.say_dropped(info)
 
 
 def _fail(diag: Diagnostic, options: ReadOptions, info: FileInfo) -> None:

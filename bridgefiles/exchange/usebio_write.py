@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from importlib import metadata
 
+from bridgefiles.errors import BridgeFileError
 from bridgefiles.exchange.usebio import (
     DOCTYPE,
     PERCENT_OF_MARK,
@@ -64,19 +65,31 @@ class _Event:
                     self.head[tag] = value.strip()
         number = board.board_number or str(len(self.deals) + 1)
         deal = self.deals.setdefault(number, _Deal(number))
-        if deal.hands is None and board.deal is not None and board.deal.is_complete:
-            deal.hands = {s: _suits(board.deal.hands[s]) for s in ROTATION}
+        if board.deal is not None and board.deal.is_complete:
+            hands = {s: _suits(board.deal.hands[s]) for s in ROTATION}
+            if deal.hands is None:
+                deal.hands = hands
+            elif hands != deal.hands:  # two events in one file: USEBIO holds one deal a number
+                raise BridgeFileError(f"board {number} is dealt twice with different hands "
+                                      f"(line {board.line or '?'}); USEBIO holds one deal a "
+                                      "board number: nothing written")
         if deal.vulnerable is None and board.vulnerable is not None:
             deal.vulnerable = VULNERABILITY[board.vulnerable]
         home, visit = board.tag("HomeTeam"), board.tag("VisitTeam")
         if board.room is not None and home and visit:
             self.teams = True
+            if (home, visit) != (self.head.get("HomeTeam"), self.head.get("VisitTeam")):
+                raise BridgeFileError(f"board {number} is of another match ({home} v {visit}, "
+                                      f"line {board.line or '?'}); USEBIO is written for one "
+                                      "match a file here: nothing written")
             self._players(board, home, visit)
         table = _traveller(board)
-        if table is not None and not deal.from_table:
+        if table is not None and not deal.from_table:  # the traveller covers the games
             deal.rows = table.records()
             deal.from_table = True
-        elif table is None and not deal.from_table:
+        elif table is not None:  # another traveller of the number (a section's): its new rows
+            deal.rows.extend(r for r in table.records() if r not in deal.rows)
+        elif not deal.from_table:
             deal.rows.append(_game_row(board))
         totals = board.table("TotalScoreTable")
         if totals is not None and totals.rows:

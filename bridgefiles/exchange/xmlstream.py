@@ -11,7 +11,7 @@ and the small header elements, not the document.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from xml.parsers import expat
 
@@ -25,6 +25,7 @@ class Node:
     line: int
     children: list[Node] = field(default_factory=list)
     parts: list[str] = field(default_factory=list)
+    size: int = 0  # characters in parts
 
     @property
     def text(self) -> str:
@@ -46,13 +47,17 @@ class Node:
 
 
 class XMLProblem(Exception):
-    """Text that is not well-formed XML, or XML we refuse; ``line``/``column`` 1-based."""
+    """Text that is not well-formed XML, or XML we refuse; ``line``/``column`` 1-based.
+    ``limit`` names the Limits setting a document went over (then it is a ``limit``
+    finding, not a ``syntax`` one)."""
 
-    def __init__(self, message: str, line: int | None, column: int | None) -> None:
+    def __init__(self, message: str, line: int | None, column: int | None,
+                 limit: tuple[str, int] | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
+        self.limit = limit
 
 
 @dataclass
@@ -64,12 +69,17 @@ class Closed:
     around: tuple[Node, ...]
 
 
-def stream_elements(lines: Iterable[str], wanted: frozenset[str]) -> Iterator[Closed]:
+def stream_elements(lines: Iterable[str], wanted: frozenset[str], *, max_text: int | None = None,
+                    max_children: int | None = None,
+                    seen: Callable[[str, int], None] | None = None) -> Iterator[Closed]:
     """The ``wanted`` elements of the document in ``lines``, as each closes: a tag
     (``BOARD``) or a parent and a tag (``PARTICIPANTS/PAIR``).
 
     Raises :class:`XMLProblem` for text that is not XML, a DOCTYPE that declares
-    entities, or a reference to an entity that is not one of XML's own five.
+    entities, or a reference to an entity that is not one of XML's own five; and for
+    an element with more than ``max_text`` characters of text or more than
+    ``max_children`` children kept (those not handed over), so memory stays bounded.
+    ``seen`` is told each element's tag and line as it opens.
     """
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
@@ -81,12 +91,23 @@ def stream_elements(lines: Iterable[str], wanted: frozenset[str]) -> Iterator[Cl
         raise XMLProblem("the document declares an entity; refused (hostile XML)",
                          parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
 
+    def over(name: str, limit: int, what: str) -> XMLProblem:
+        return XMLProblem(f"{what} goes over the limit {name}={limit:,}; the document is "
+                          f"not read (raise it with Limits({name}=...))",
+                          parser.CurrentLineNumber, parser.CurrentColumnNumber + 1,
+                          (name, limit))
+
     def start(tag: str, attrs: dict[str, str]) -> None:
         nonlocal seen_root
         seen_root = True
         node = Node(tag, attrs, parser.CurrentLineNumber)
+        if seen is not None:
+            seen(tag, node.line)
         if stack:
-            stack[-1].children.append(node)
+            kept = stack[-1].children
+            if max_children is not None and len(kept) >= max_children:
+                raise over("max_tags_per_game", max_children, f"the elements in <{stack[-1].tag}>")
+            kept.append(node)
         stack.append(node)
 
     def end(tag: str) -> None:
@@ -97,8 +118,15 @@ def stream_elements(lines: Iterable[str], wanted: frozenset[str]) -> Iterator[Cl
             done.append(Closed(node, tuple(stack)))
 
     def text(data: str) -> None:
-        if stack:
-            stack[-1].parts.append(data)
+        if not stack:
+            return
+        node = stack[-1]
+        if node.children and data.isspace():  # layout between elements: nothing to keep
+            return
+        node.parts.append(data)
+        node.size += len(data)
+        if max_text is not None and node.size > max_text:
+            raise over("max_value_length", max_text, f"the text of <{node.tag}>")
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -108,7 +136,7 @@ def stream_elements(lines: Iterable[str], wanted: frozenset[str]) -> Iterator[Cl
     parser.ExternalEntityRefHandler = refuse  # type: ignore[assignment]
     try:
         for line in lines:
-            parser.Parse(line + "\n", False)
+            parser.Parse(line, False)  # decoded lines keep their ends
             yield from done
             done.clear()
         parser.Parse("", True)

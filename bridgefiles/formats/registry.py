@@ -121,6 +121,9 @@ class Format:
     media_type: str | None = None
     kind: Kind = "boards"
     line_limit: str = "max_line_length"  # the Limits setting that bounds one line of it
+    # False for a format that gathers the games of a board into one (USEBIO): an output
+    # that cannot be compared board by board with what was written (``verify``).
+    board_for_board: bool = True
 
     @property
     def extension(self) -> str:

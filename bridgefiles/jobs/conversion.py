@@ -359,6 +359,9 @@ def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
     small upload into gigabytes. Over it, the temporary file is removed, nothing is put
     in place, and the conversion fails with a ``limit`` finding."""
     digests: list[bytes] = []
+    if verify and not fmt.board_for_board:
+        raise UsageError(f"verify compares the output board by board, and {fmt.name} gathers "
+                         "the games of a board into one: convert without verify")
     if verify and fmt.kind != "table":
         from bridgefiles.jobs.verify import recording
 

@@ -239,11 +239,13 @@ def board_rows(
 # -- writing tables --------------------------------------------------------------------------
 
 
-def write_csv(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
+def write_csv(
+    rows: Iterable[Row], target: str | os.PathLike[str], columns: Iterable[str] = COLUMNS
+) -> int:
     """Rows to a CSV file with a header line; missing values are empty cells."""
     n = 0
     with open(target, "w", encoding="utf-8", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+        writer = csv.DictWriter(f, fieldnames=list(columns), lineterminator="\n")
         writer.writeheader()
         for row in rows:
             writer.writerow({k: ("" if v is None else cell(v)) for k, v in row.items()})
@@ -260,15 +262,17 @@ def have_parquet() -> bool:
     return True
 
 
-def arrow_schema() -> Any:
+def arrow_schema(types: dict[str, str] = COLUMN_TYPES) -> Any:
     """The Arrow schema of a table, from COLUMN_TYPES, so every Parquet file has one."""
     pa = importlib.import_module("pyarrow")
 
     kinds = {"str": pa.string(), "int": pa.int64()}
-    return pa.schema([(name, kinds[kind]) for name, kind in COLUMN_TYPES.items()])
+    return pa.schema([(name, kinds[kind]) for name, kind in types.items()])
 
 
-def write_parquet(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
+def write_parquet(
+    rows: Iterable[Row], target: str | os.PathLike[str], types: dict[str, str] = COLUMN_TYPES
+) -> int:
     """Rows to a Parquet file, a row group at a time (needs the ``parquet`` extra)."""
     from bridgefiles.errors import BridgeFileError
 
@@ -279,7 +283,7 @@ def write_parquet(rows: Iterable[Row], target: str | os.PathLike[str]) -> int:
         raise BridgeFileError(
             "Parquet needs pyarrow: pip install '.[parquet]' in the bridgefiles clone"
         ) from exc
-    schema = arrow_schema()
+    schema = arrow_schema(types)
     n = 0
     with pq.ParquetWriter(str(target), schema) as writer:
         batch: list[Row] = []
@@ -301,13 +305,22 @@ def pandas_dtypes() -> dict[str, str]:
 
 
 def write_table(
-    boards: Iterable[Board], target: str | os.PathLike[str], to: str, path: str | None = None
+    boards: Iterable[Board],
+    target: str | os.PathLike[str],
+    to: str,
+    path: str | None = None,
+    *,
+    extra: Callable[[Board, Row], Row] | None = None,
+    extra_types: dict[str, str] | None = None,
 ) -> int:
-    """Boards as a ``csv`` or ``parquet`` table at ``target``; returns the row count."""
-    rows = board_rows(boards, path)
+    """Boards as a ``csv`` or ``parquet`` table at ``target``; returns the row count.
+    ``extra`` adds columns worked out above this layer (of ``extra_types``), such as
+    the double-dummy ones of :func:`bridgefiles.analysis.ddscore.dd_columns`."""
+    rows = board_rows(boards, path, extra=extra)
+    types = {**COLUMN_TYPES, **(extra_types or {})}
     if to == "parquet":
-        return write_parquet(rows, target)
-    return write_csv(rows, target)
+        return write_parquet(rows, target, types)
+    return write_csv(rows, target, types)
 
 
 def read_csv_rows(source: str | os.PathLike[str]) -> Iterator[Row]:

@@ -173,3 +173,28 @@ def test_module_examples_run() -> None:
 
     result = doctest.testmod(ddscore, optionflags=doctest.ELLIPSIS, verbose=False)
     assert result.failed == 0 and result.attempted >= 3
+
+
+@pytest.mark.parametrize("to", ["csv", "parquet"])
+def test_tables_written_with_dd_columns(to: str, tmp_path: Path) -> None:
+    from bridgefiles.analysis.ddscore import DD_COLUMN_TYPES, dd_columns
+    from bridgefiles.views.table import write_table
+
+    out = tmp_path / f"boards.{to}"
+    rows = list(board_rows(bf.read(FIXTURES / "scoring-pairs.pbn"), extra=dd_columns))
+    written_rows = write_table(bf.read(FIXTURES / "scoring-pairs.pbn"), out, to,
+                               extra=dd_columns, extra_types=DD_COLUMN_TYPES)
+    assert written_rows == len(rows)
+    if to == "csv":
+        import csv
+
+        with open(out, encoding="utf-8", newline="") as f:
+            written = list(csv.DictReader(f))
+        got = [r["dd_tricks"] for r in written]
+    else:
+        pq = pytest.importorskip("pyarrow.parquet")
+        table = pq.read_table(out)
+        assert set(DD_COLUMN_TYPES) <= set(table.column_names)
+        got = ["" if v is None else str(v) for v in table.column("dd_tricks").to_pylist()]
+    assert got == ["" if r["dd_tricks"] is None else str(r["dd_tricks"]) for r in rows]
+    assert any(got)

@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from shared import FIXTURES, REAL_PBN, files
+from strategies import boards
 
 import bridgefiles as bf
 from bridgefiles.formats import registry
-from bridgefiles.model import BridgeFile
+from bridgefiles.model import Board, BridgeFile
+from bridgefiles.model.seats import Seat
 
 
 def _scored(path: Path) -> BridgeFile:
@@ -172,6 +174,20 @@ def test_bad_input_is_one_diagnostic_and_nothing_written(
     assert not out.exists()
 
 
+def test_lines_and_what_the_boards_do_not_keep() -> None:
+    event = bf.load(FIXTURES / "usebio-pairs.xml")
+    text = (FIXTURES / "usebio-pairs.xml").read_text(encoding="iso-8859-1").splitlines()
+    assert [b.line for b in event.boards] == [
+        n for n, line in enumerate(text, start=1) if line.strip() == "<BOARD>"]
+    (again,) = event.diagnostics
+    assert again.severity.value == "info" and again.line == 8  # PROGRAM_NAME
+    assert "PLACE" in again.message and "PERCENTAGE" in again.message
+    extra = "\n".join(text).replace("<CLUB_NAME>", "<CLUB_ID_NUMBER>77</CLUB_ID_NUMBER><CLUB_NAME>")
+    found = bf.loads(extra.encode("iso-8859-1"), format="usebio").diagnostics
+    assert any(d.severity.value == "warning" and "CLUB_ID_NUMBER (line 5)" in d.message
+               for d in found)
+
+
 def test_unreadable_values_are_warnings_not_guesses() -> None:
     text = bf.dumps(_scored(FIXTURES / "usebio-adjusted.pbn"), "usebio")
     text = text.replace("<CONTRACT>4S</CONTRACT>", "<CONTRACT>9Z</CONTRACT>", 1)
@@ -238,3 +254,82 @@ def test_mangled_documents_are_findings_never_crashes(edits: list[tuple[int, int
         bf.dumps(event, "usebio")
     else:
         assert [d.severity.value for d in event.diagnostics].count("error") >= 1
+
+
+@pytest.mark.parametrize("body, setting", [
+    ("<EVENT_DESCRIPTION>" + "x\n" * 5_000 + "</EVENT_DESCRIPTION>", "max_value_length"),
+    ("<EVENT>" + "<X/>\n" * 2_000 + "</EVENT>", "max_tags_per_game"),
+])
+def test_a_document_made_to_fill_memory_stops_at_a_limit(body: str, setting: str) -> None:
+    from bridgefiles.limits import Limits
+
+    data = f'<?xml version="1.0"?>\n<USEBIO Version="1.2">{body}</USEBIO>\n'.encode()
+    limits = Limits(max_value_length=1_000, max_tags_per_game=1_000)
+    event = bf.loads(data, format="usebio", limits=limits)
+    assert not event.boards
+    assert [d.code for d in event.diagnostics] == ["limit"]
+    assert setting in event.diagnostics[0].message
+    text = bf.dumps(_scored(FIXTURES / "scoring-pairs.pbn"), "usebio")  # layout is not text
+    assert bf.loads(text.encode("iso-8859-1"), format="usebio", limits=limits).boards
+
+
+@given(st.lists(boards(), min_size=1, max_size=3))
+def test_any_boards_write_and_read_back(generated: list[Board]) -> None:
+    """Generated boards (any tags, tables, auctions, plays): written as USEBIO, the
+    document reads back with their board numbers and deals, or (a number dealt twice)
+    the writer refuses with our error; nothing else is raised."""
+    try:
+        text = bf.dumps(generated, "usebio")
+    except bf.BridgeFileError as exc:
+        assert "dealt twice" in str(exc)
+        return
+    back = bf.loads(text.encode("iso-8859-1"), format="usebio")
+    assert back.boards and not [d for d in back.diagnostics if d.severity.value == "error"]
+    numbers = {b.board_number for b in back.boards}
+    deals = {b.tag("Deal") for b in back.boards}
+    for board in generated:
+        if board.board_number is not None:
+            assert board.board_number.strip() in numbers
+        if board.deal is not None and board.deal.is_complete and board.board_number:
+            assert board.deal.pbn(Seat.N) in deals
+
+
+def test_a_number_dealt_twice_is_refused(tmp_path: Path) -> None:
+    hands = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+    one = f'[Board "1"]\n[Deal "{hands}"]\n'
+    two = one.replace("N:AKQJ.AKQ.AKQ.AKQ T987", "N:T987.AKQ.AKQ.AKQ AKQJ")
+    out = tmp_path / "event.xml"
+    with pytest.raises(bf.BridgeFileError, match="board 1 is dealt twice"):
+        bf.convert(io.BytesIO((one + "\n" + two).encode()), out, format="pbn", to="usebio")
+    assert not out.exists()
+
+
+def test_each_sections_traveller_is_kept() -> None:
+    """Two games of a board, each with its section's traveller: both go to USEBIO."""
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+    head = "Section;PairId_NS;PairId_EW;Contract;Declarer;Result;Score_NS;Score_EW"
+    games = [f'[Board "1"]\n[Deal "{deal}"]\n[Scoring "MP"]\n[ScoreTable "{head}"]\n'
+             f"{s} 1 1 7NT N 13 - -\n{s} 2 2 6NT N 12 - -\n" for s in "AB"]
+    text = bf.dumps(bf.score(bf.loads("\n".join(games), format="pbn")), "usebio")
+    assert text.count("<TRAVELLER_LINE>") == 4
+    assert '<SECTION SECTION_ID="A">' in text and '<SECTION SECTION_ID="B">' in text
+    back = bf.loads(text.encode("iso-8859-1"), format="usebio").boards
+    assert len(back) == 1
+    rows = back[0].table("ScoreTable").records()  # type: ignore[union-attr]
+    assert [r["Section"] for r in rows] == ["A", "A", "B", "B"]
+
+
+def test_a_second_match_is_refused() -> None:
+    text = (FIXTURES / "scoring-teams.pbn").read_text(encoding="iso-8859-1")
+    cut = text.index('[Event "Fixture Teams"]', text.index('[Board "3"]') - 200)
+    other = text[:cut] + text[cut:].replace('"Tigers"', '"Bears"')
+    with pytest.raises(bf.BridgeFileError, match=r"another match \(Lions v Bears"):
+        bf.dumps(bf.loads(other, format="pbn"), "usebio")
+
+
+def test_verify_is_refused_not_misreported(tmp_path: Path) -> None:
+    """verify compares board by board; USEBIO gathers a board's games: a clear refusal."""
+    out = tmp_path / "event.xml"
+    with pytest.raises(bf.UsageError, match="gathers the games of a board"):
+        bf.convert(FIXTURES / "scoring-pairs.pbn", out, score=True, verify=True)
+    assert not out.exists()
