@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from bridgefiles.formats import registry
 from bridgefiles.formats.lin.auction_play import chronological
 from bridgefiles.formats.lin.tokens import FORMAT as LIN
 from bridgefiles.formats.lin.tokens import HEADER_POSITION
@@ -81,7 +82,8 @@ def adapt(board: Board, target: str) -> Board:
         return _to_pbn(board).model_copy(update={"format": target})
     if goal == "lin":
         return _to_lin(board).model_copy(update={"format": target})
-    return board
+    own = registry.get(target).adapt if goal is not None else None  # a format's own rule
+    return own(board) if own is not None else board
 
 
 def _lost(board: Board, found: list[Diagnostic]) -> Board:
@@ -116,9 +118,12 @@ def _to_pbn(board: Board) -> Board:
     board_comments = list(board.comments)
     kept: list[Extra] = []
     lost_keys: Counter[str] = Counter()
+    foreign: Counter[str] = Counter()
     for extra in board.extras:
         if extra.format != LIN:
             kept.append(extra)
+            if extra.format != "pbn":
+                foreign[extra.format] += 1
         elif extra.position == HEADER_POSITION:
             _header_extra_to_pbn(board, extra, found)
         elif extra.key in ("nt", "at"):
@@ -138,6 +143,8 @@ def _to_pbn(board: Board) -> Board:
                 lost_keys["free text between commands"] += 1
         else:
             lost_keys[extra.key] += 1
+    for fmt, n in sorted(foreign.items()):
+        _say(found, board, f"{n} item(s) kept from {fmt} have no PBN form")
     if lost_keys:
         listed = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in sorted(lost_keys.items()))
         _say(found, board, f"LIN commands PBN has no place for: {listed}")

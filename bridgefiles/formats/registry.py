@@ -8,7 +8,7 @@ extensions, output charsets and media types come from here and nowhere else:
 the public API, batches, the command line and the upload service all ask.
 
 >>> [f.name for f in formats(kind="boards", writable=True)]
-['json', 'lin', 'pbn', 'url']
+['bri', 'dge', 'dlm', 'dup', 'json', 'lin', 'pbn', 'url']
 >>> extension("parquet"), charset("pbn"), media_type("csv")
 ('.parquet', 'iso8859-1', 'text/csv')
 >>> from_path("EVENT.PBN").name
@@ -119,6 +119,9 @@ class Format:
     media_type: str | None = None
     kind: Kind = "boards"
     line_limit: str = "max_line_length"  # the Limits setting that bounds one line of it
+    # A board read in another format made ready for this one's writer, with what this
+    # format cannot carry as lost-in-conversion findings (formats/convert.py asks).
+    adapt: Callable[[Board], Board] | None = None
 
     @property
     def extension(self) -> str:
@@ -139,6 +142,12 @@ _FILE_FACTS: dict[str, tuple[str | None, str]] = {
     "url": ("utf-8", "text/uri-list"),
     "csv": ("utf-8", "text/csv"),
     "parquet": (None, "application/vnd.apache.parquet"),
+    # dealing machines (Duplimate; Big Deal writes them all) and Pavlicek's archive format
+    "bri": ("iso8859-1", "application/octet-stream"),
+    "dge": ("iso8859-1", "application/octet-stream"),
+    "dup": ("iso8859-1", "application/octet-stream"),
+    "dlm": ("iso8859-1", "text/plain"),
+    "rbn": ("iso8859-1", "text/plain"),
 }
 
 _FORMATS: dict[str, Format] = {}
@@ -254,6 +263,10 @@ def _load_builtin() -> None:
         "bridgefiles.formats.lin",
         "bridgefiles.formats.json_format",
         "bridgefiles.formats.url",
+        "bridgefiles.exchange.bri",
+        "bridgefiles.exchange.dge",
+        "bridgefiles.exchange.dup",
+        "bridgefiles.exchange.dlm",
     ):
         try:
             importlib.import_module(module)

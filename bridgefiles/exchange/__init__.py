@@ -1,0 +1,1 @@
+"""Formats other systems use for deals and results: dealing machines, archives, USEBIO."""
