@@ -8,7 +8,7 @@ extensions, output charsets and media types come from here and nowhere else:
 the public API, batches, the command line and the upload service all ask.
 
 >>> [f.name for f in formats(kind="boards", writable=True)]
-['bri', 'dge', 'dlm', 'dup', 'json', 'lin', 'pbn', 'url']
+['bri', 'dge', 'dlm', 'dup', 'json', 'lin', 'pbn', 'rbn', 'url']
 >>> extension("parquet"), charset("pbn"), media_type("csv")
 ('.parquet', 'iso8859-1', 'text/csv')
 >>> from_path("EVENT.PBN").name
@@ -147,7 +147,7 @@ _FILE_FACTS: dict[str, tuple[str | None, str]] = {
     "dge": ("iso8859-1", "application/octet-stream"),
     "dup": ("iso8859-1", "application/octet-stream"),
     "dlm": ("iso8859-1", "text/plain"),
-    "rbn": ("iso8859-1", "text/plain"),
+    "rbn": ("utf-8", "text/plain"),  # RBN files are ASCII; UTF-8 keeps any name
 }
 
 _FORMATS: dict[str, Format] = {}
@@ -267,6 +267,7 @@ def _load_builtin() -> None:
         "bridgefiles.exchange.dge",
         "bridgefiles.exchange.dup",
         "bridgefiles.exchange.dlm",
+        "bridgefiles.exchange.rbn",
     ):
         try:
             importlib.import_module(module)
