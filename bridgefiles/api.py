@@ -266,12 +266,14 @@ def adapted(
     from bridgefiles.formats.convert import LOST, adapt, family, once_per_file
 
     first = once_per_file()
+    adapter = registry.get(target).adapter  # a format's own rule, fresh for each file
+    own = adapter() if adapter is not None else None
     for board in boards:
         if not isinstance(board, Board):
             raise UsageError(f"write boards, not a {type(board).__name__}")
         if board.format is not None and family(board.format) != family(target):
             before = len(board.diagnostics)
-            board = adapt(board, target)
+            board = own(board) if own is not None else adapt(board, target)
             if on_diagnostic is not None:
                 for diag in board.diagnostics[before:]:
                     if diag.code == LOST and first(diag):

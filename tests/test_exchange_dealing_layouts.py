@@ -14,6 +14,7 @@ from corpus import FIXTURES
 
 import bridgefiles as bf
 from bridgefiles.exchange import dlm
+from bridgefiles.exchange.cards import owners_of
 from bridgefiles.formats.convert import LOST
 from bridgefiles.model.diagnostic import Diagnostic
 
@@ -174,8 +175,14 @@ def test_what_a_dealing_file_cannot_hold_is_reported() -> None:
     pbn = bf.load(FIXTURES / "sample-event.pbn")
     found: list[Diagnostic] = []
     text = bf.dumps(pbn, "bri", on_diagnostic=found.append)
-    assert len(text) == 128 * len(pbn.boards)
+    # three tables played boards 1-4: each deal once, in the order the boards come
+    assert len(text) == 128 * 4
+    back = bf.loads(text.encode("ascii"), format="bri").boards
+    assert [b.tag("Board") for b in back] == ["1", "2", "3", "4"]
+    firsts = {b.board_number: b for b in reversed(pbn.boards)}  # the first of each number
+    assert [owners_of(b) for b in back] == [owners_of(firsts[n]) for n in "1234"]
     messages = [d.message for d in found if d.code == LOST]
+    assert not any("board number" in m or "Dealer" in m for m in messages)
     assert any("the auction" in m for m in messages)
     assert any("the play" in m for m in messages)
     assert any("Event" in m and "West" in m for m in messages)
@@ -193,3 +200,15 @@ def test_a_board_number_or_dealer_the_place_cannot_give_is_reported() -> None:
     assert [d.message for d in found] == [
         "DLM cannot carry Dealer S (read back as N, board 5's by Law 2)"
     ]
+
+
+def test_a_second_deal_for_a_board_number_is_not_written_and_reported() -> None:
+    two = bf.loads(f'[Board "1"]\n[Deal "{DEAL_1}"]\n\n[Board "1"]\n[Deal "{DEAL_2}"]\n')
+    for fmt in ("bri", "dge", "dup", "dlm"):
+        found: list[Diagnostic] = []
+        text = bf.dumps(two, fmt, on_diagnostic=found.append)
+        back = bf.loads(text.encode("ascii"), format=fmt).boards
+        assert [b.tag("Deal") for b in back] == [DEAL_1], fmt
+        assert [d.message for d in found] == [
+            f"{fmt.upper()} cannot carry a second deal for board 1 (one deal a board is written)"
+        ]

@@ -145,48 +145,92 @@ def number_of(board: Board) -> int | None:
     return parse_board_number(board.board_number)
 
 
-def dealing_losses(
-    board: Board, fmt: str, *, numbered_by_place: bool = True, highest: int | None = None
-) -> Board:
-    """``board`` ready for a dealing-machine writer: what it cannot carry, as findings.
+class DealingAdapter:
+    """Boards of one file made ready for a dealing-machine writer, with what they lose.
 
-    A dealing file holds the deal alone; a board with no whole deal is not written.
+    A dealing file holds each board's deal once: the first board of each number is
+    written (a later one with the same deal, another table's, is not; with another deal
+    it is lost). ``by_place``: the file numbers boards by their place, so a number the
+    place would not give back is lost; ``highest``: the last number the file can hold.
+    The writer keeps the same rule (:func:`first_of_each_number`).
     """
-    lost: list[str] = []
-    if owners_of(board) is None:
-        lost.append("a board with no whole, sound deal (the board is not written)")
-    dropped = [t.name for t in board.tags if t.name not in CARRIED and t.value not in ("", "?")]
-    if dropped:
-        lost.append(f"the tags {', '.join(dropped)}")
-    if board.auction is not None and board.auction.entries:
-        lost.append("the auction")
-    if board.play is not None and board.play.slots:
-        lost.append("the play")
-    for what, items in (("tables", board.tables), ("commentary", board.comments)):
-        if items:
-            lost.append(f"{what} ({len(items)})")
-    others = [e for e in board.extras if e.format != fmt]
-    if others:
-        lost.append(f"{len(others)} item(s) kept from {others[0].format}")
-    number = number_of(board)
-    place = board.index + 1
-    if numbered_by_place and number != place:
-        lost.append(f"board number {board.board_number or '?'} (read back as {place}: "
-                    f"{fmt.upper()} numbers boards by their place)")
-    elif number is None and board.board_number is not None:
-        lost.append(f"board number {board.board_number} (read back as {place})")
-    n = place if numbered_by_place else (number or place)
-    if highest is not None and n > highest:
-        lost.append(f"board {n}: {fmt.upper()} holds boards 1-{highest} (not written)")
-    for name, law2 in (("Dealer", board_dealer(n).value), ("Vulnerable", board_vulnerability(n))):
-        value = board.tag(name)
-        if value not in (None, "", "?") and _differs(name, board, law2):
-            lost.append(f"{name} {value} (read back as {law2}, board {n}'s by Law 2)")
-    diags = [
-        warning(LOST, f"{fmt.upper()} cannot carry " + what, line=board.line) for what in lost
-    ]
-    labelled = tuple(d.model_copy(update={"board": board.board_number}) for d in diags)
-    return board.replace(diagnostics=(*board.diagnostics, *labelled), format=fmt)
+
+    def __init__(self, fmt: str, *, by_place: bool = True, highest: int | None = None) -> None:
+        self.fmt, self.by_place, self.highest = fmt, by_place, highest
+        self.deals: dict[str, int] = {}  # board number -> hash of the deal written for it
+        self.places = 0
+
+    def __call__(self, board: Board) -> Board:
+        lost = self.content_lost(board)
+        owners = owners_of(board)
+        key = board.board_number
+        if key is not None and key in self.deals:
+            if owners is not None and hash(owners) != self.deals[key]:
+                lost.append(f"a second deal for board {key} (one deal a board is written)")
+        elif owners is None:
+            lost.append("a board with no whole, sound deal (the board is not written)")
+        else:
+            self.places += 1
+            if key is not None:
+                self.deals[key] = hash(owners)
+            lost += self.number_lost(board, self.places)
+        diags = [
+            warning(LOST, f"{self.fmt.upper()} cannot carry " + what, line=board.line,
+                    board=board.board_number)
+            for what in lost
+        ]
+        return board.replace(diagnostics=(*board.diagnostics, *diags), format=self.fmt)
+
+    def content_lost(self, board: Board) -> list[str]:
+        """All but the deal and the number: what no dealing file holds."""
+        lost: list[str] = []
+        dropped = [t.name for t in board.tags if t.name not in CARRIED and t.value not in ("", "?")]
+        if dropped:
+            lost.append(f"the tags {', '.join(dropped)}")
+        if board.auction is not None and board.auction.entries:
+            lost.append("the auction")
+        if board.play is not None and board.play.slots:
+            lost.append("the play")
+        for what, items in (("tables", board.tables), ("commentary", board.comments)):
+            if items:
+                lost.append(f"{what} ({len(items)})")
+        others = [e for e in board.extras if e.format != self.fmt]
+        if others:
+            lost.append(f"{len(others)} item(s) kept from {others[0].format}")
+        return lost
+
+    def number_lost(self, board: Board, place: int) -> list[str]:
+        """The number, dealer and vulnerability a board written ``place``-th reads back with."""
+        lost: list[str] = []
+        number = number_of(board)
+        fmt = self.fmt.upper()
+        if self.by_place and number != place:
+            lost.append(f"board number {board.board_number or '?'} (read back as {place}: "
+                        f"{fmt} numbers boards by their place)")
+        elif number is None and board.board_number is not None:
+            lost.append(f"board number {board.board_number} (read back as {place})")
+        n = place if self.by_place else (number or place)
+        if self.highest is not None and n > self.highest:
+            lost.append(f"board {n}: {fmt} holds boards 1-{self.highest} (not written)")
+        for name, law2 in (("Dealer", board_dealer(n).value),
+                           ("Vulnerable", board_vulnerability(n))):
+            value = board.tag(name)
+            if value not in (None, "", "?") and _differs(name, board, law2):
+                lost.append(f"{name} {value} (read back as {law2}, board {n}'s by Law 2)")
+        return lost
+
+
+def first_of_each_number(boards: Iterable[Board]) -> Iterator[tuple[Board, Owners]]:
+    """The boards a dealing file holds: with a whole deal, the first of each number."""
+    seen: set[str] = set()
+    for board in boards:
+        owners = owners_of(board)
+        key = board.board_number
+        if owners is None or (key is not None and key in seen):
+            continue
+        if key is not None:
+            seen.add(key)
+        yield board, owners
 
 
 def _differs(name: str, board: Board, law2: object) -> bool:
@@ -247,12 +291,10 @@ def machine_write(
 ) -> Iterator[str]:
     """A record a board (``encode``); a board with no whole deal is left out (its
     conversion finding says so). ``layout="preserve"`` gives a record back as read."""
-    for board in boards:
+    for board, owners in first_of_each_number(boards):
         if options.layout == "preserve" and board.format == fmt and board.source is not None:
             yield board.source
-            continue
-        owners = owners_of(board)
-        if owners is not None:
+        else:
             yield encode(owners)
 
 
@@ -266,7 +308,7 @@ def machine_format(
         sniff=sniff,
         read=read,
         write=write,
-        adapt=lambda board: dealing_losses(board, name),
+        adapter=lambda: DealingAdapter(name),
         line_limit="max_board_size",
     )
 

@@ -18,12 +18,12 @@ from functools import reduce
 
 from bridgefiles.exchange.cards import (
     OWNERS,
+    DealingAdapter,
     Owners,
-    dealing_losses,
     dealt_board,
+    first_of_each_number,
     found,
     number_of,
-    owners_of,
 )
 from bridgefiles.formats.registry import FileInfo, Format, ReadOptions, WriteOptions, register
 from bridgefiles.model.board import Board, Extra
@@ -167,13 +167,12 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
     nl = options.newline or "\r\n"
     chosen: dict[int, tuple[str, str]] = {}
     header = dict(_DEFAULTS)
-    for place, board in enumerate(boards, start=1):
+    for place, (board, owners) in enumerate(first_of_each_number(boards), start=1):
         if place == 1:
             header.update({e.key: e.value for e in board.extras if e.format == "dlm"
                            and not e.key.startswith("Duplicates ")})
-        owners = owners_of(board)
         number = number_of(board) or place
-        if owners is None or number > LAST or number in chosen:
+        if number > LAST or number in chosen:
             continue
         dups = next((e.value for e in board.extras if e.key == f"Duplicates {number:02d}"), "0")
         chosen[number] = (letters_of(owners), dups)
@@ -198,9 +197,12 @@ def sniff(head: str) -> int:
     return 60 if text.startswith("[Document]") and "Crypto key=" in text else 0
 
 
-def adapt(board: Board) -> Board:
-    return dealing_losses(board, "dlm", numbered_by_place=False, highest=LAST)
-
-
-DLM = Format(name="dlm", extensions=(".dlm",), sniff=sniff, read=read, write=write, adapt=adapt)
+DLM = Format(
+    name="dlm",
+    extensions=(".dlm",),
+    sniff=sniff,
+    read=read,
+    write=write,
+    adapter=lambda: DealingAdapter("dlm", by_place=False, highest=LAST),
+)
 register(DLM)

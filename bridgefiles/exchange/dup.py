@@ -14,11 +14,11 @@ from collections.abc import Iterable, Iterator
 from bridgefiles.exchange import bri, dge
 from bridgefiles.exchange.cards import (
     dealt_board,
+    first_of_each_number,
     first_record_fits,
     found,
     machine_format,
     number_of,
-    owners_of,
     records,
 )
 from bridgefiles.formats.registry import FileInfo, ReadOptions, WriteOptions, register
@@ -77,13 +77,10 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
     (146 bytes a board) are held until the last board is known."""
     kept: list[tuple[str, str | None]] = []  # (deal bytes, control bytes kept from a DUP)
     first: int | None = None
-    for board in boards:
+    for board, owners in first_of_each_number(boards):
         if options.layout == "preserve" and board.format == "dup" and board.source is not None:
             kept.append((board.source[:CONTROL], board.source[CONTROL:]))
         else:
-            owners = owners_of(board)
-            if owners is None:
-                continue
             own = next((e.value for e in board.extras if e.format == "dup"), None)
             kept.append((bri.body(owners) + dge.body(owners), own))
         if first is None:  # a set read from a DUP keeps its lowest board; others start at 1

@@ -64,11 +64,27 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     """A board per record; the repeating labels carry into the records after them."""
     repeated: dict[str, tuple[str, int]] = {}
     record: list[tuple[int, str]] = []
+    size = 0
+    skipping = False  # past the size limit of a record: to its end, nothing is read
     index = 0
     for lineno, line in enumerate(lines, start=1):
         if line.strip():
+            size += len(line)
+            if skipping:
+                continue
+            start = record[0][0] if record else lineno
+            over = options.limits.check(
+                "max_board_size", size, what=f"the record from line {start}",
+                strict=options.strict, consequence="the rest of it is not read",
+                line=lineno, path=options.path,
+            )
+            if over is not None:
+                info.diagnostics.append(over)
+                skipping = True
+                continue
             record.append((lineno, line))
             continue
+        size, skipping = 0, False
         if record:
             board = _board(record, repeated, options, index)
             if board is not None:
@@ -358,6 +374,11 @@ def _play(value: str, line: int, board: Board, out: Record) -> None:
             return
         if not cards:
             continue
+        if len(cards) > 4:
+            message = f"a trick of {len(cards)} cards ({trick!r}): play not read"
+            out.diagnostics.append(warning("play", message, line=line))
+            out.keep("P", value, line)
+            return
         by_seat: dict[Seat, str] = {}
         for k, (card, marks) in enumerate(cards):
             by_seat[leader.offset(k)] = card.code + marks
@@ -401,5 +422,7 @@ def sniff(head: str) -> int:
     return 0
 
 
-RBN = Format(name="rbn", extensions=(".rbn",), sniff=sniff, read=read, write=write, adapt=adapt)
+RBN = Format(
+    name="rbn", extensions=(".rbn",), sniff=sniff, read=read, write=write, adapter=lambda: adapt
+)
 register(RBN)

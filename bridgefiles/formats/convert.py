@@ -15,7 +15,6 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from bridgefiles.formats import registry
 from bridgefiles.formats.lin.auction_play import chronological
 from bridgefiles.formats.lin.tokens import FORMAT as LIN
 from bridgefiles.formats.lin.tokens import HEADER_POSITION
@@ -82,8 +81,7 @@ def adapt(board: Board, target: str) -> Board:
         return _to_pbn(board).model_copy(update={"format": target})
     if goal == "lin":
         return _to_lin(board).model_copy(update={"format": target})
-    own = registry.get(target).adapt if goal is not None else None  # a format's own rule
-    return own(board) if own is not None else board
+    return board
 
 
 def _lost(board: Board, found: list[Diagnostic]) -> Board:

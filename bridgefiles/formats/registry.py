@@ -119,9 +119,10 @@ class Format:
     media_type: str | None = None
     kind: Kind = "boards"
     line_limit: str = "max_line_length"  # the Limits setting that bounds one line of it
-    # A board read in another format made ready for this one's writer, with what this
-    # format cannot carry as lost-in-conversion findings (formats/convert.py asks).
-    adapt: Callable[[Board], Board] | None = None
+    # For each file written in this format from another one, a fresh function that makes
+    # each board ready for the writer, with what this format cannot carry as
+    # lost-in-conversion findings (api.adapted asks; formats/convert.py does PBN and LIN).
+    adapter: Callable[[], Callable[[Board], Board]] | None = None
 
     @property
     def extension(self) -> str:
