@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from corpus import REAL_PBN, files, needs_corpus
+from corpus import REAL_LIN, REAL_PBN, files, needs_corpus
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import deals
@@ -19,6 +19,7 @@ from bridgefiles.model.diagnostic import Diagnostic
 
 MACHINES = ("bri", "dge", "dup", "dlm")
 REAL = files(REAL_PBN, ".pbn")
+LIN = files(REAL_LIN, ".lin")
 
 
 def _whole(path: Path) -> list[Board]:
@@ -59,3 +60,15 @@ def test_generated_deals_round_trip(fmt: str, dealt: list[Deal]) -> None:
     assert [owners_of(b) for b in back] == [owners_of(b) for b in boards]
     # and the same format again gives the same bytes (export layout)
     assert bf.dumps(back, fmt) == text
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", LIN, ids=[p.name for p in LIN])
+def test_lin_deals_go_to_a_dealing_machine_and_back_to_lin(path: Path) -> None:
+    boards = _whole(path)
+    if not boards:
+        pytest.skip(f"{path.name} has no whole deal")
+    numbered = [b.with_tag("Board", str(i)) for i, b in enumerate(boards, start=1)]
+    dup = bf.dumps(numbered, "dup").encode("ascii")
+    back = bf.loads(bf.dumps(bf.loads(dup, format="dup"), "lin").encode("utf-8"), format="lin")
+    assert [owners_of(b) for b in back.boards] == [owners_of(b) for b in boards]
