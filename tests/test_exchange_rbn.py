@@ -184,3 +184,12 @@ def test_generated_boards_through_rbn_and_back(made: list[Board]) -> None:
     text = bf.dumps(sent, "rbn", on_diagnostic=found.append)
     back = bf.loads(text.encode("utf-8"), format="rbn").boards
     _compare(sent, list(back), found)
+
+
+def test_percent_lines_before_the_records_are_the_files_own_and_written_back() -> None:
+    hands = "H N:AKQJ.AKQ.AKQ.AKQ:T987.JT9.JT9.JT9:6543.8765.876.87:"
+    text = f"% RBN 3.2\n% by hand\n\nB 1\n{hands}\n\n"
+    read = bf.loads(text.encode(), format="rbn")
+    assert [d.text for d in read.directives] == [" RBN 3.2", " by hand"]
+    assert len(read.boards) == 1 and read.boards[0].tag("Board") == "1"
+    assert bf.dumps(read, "rbn") == text

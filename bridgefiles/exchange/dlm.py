@@ -176,7 +176,9 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
             continue
         dups = next((e.value for e in board.extras if e.key == f"Duplicates {number:02d}"), "0")
         chosen[number] = (letters_of(owners), dups)
-    low, high = (min(chosen), max(chosen)) if chosen else (1, 1)
+    if not chosen:
+        return  # no board it can hold (each one's conversion finding says why)
+    low, high = min(chosen), max(chosen)
     dups = header["Duplicates"]
     total = (int(dups) if dups.isdecimal() else 0) ^ low ^ high ^ (header["Status"] == "Show")
     out = ["[Document]", *(f"{k}={header.pop(k)}" for k in ("Headline", "Status", "Duplicates"))]

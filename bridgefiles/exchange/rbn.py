@@ -32,7 +32,7 @@ from bridgefiles.formats.decode import text_lines
 from bridgefiles.formats.pbn.reader import read_pbn
 from bridgefiles.formats.registry import FileInfo, Format, ReadOptions, register
 from bridgefiles.model.annotations import Comment
-from bridgefiles.model.board import Board, Extra
+from bridgefiles.model.board import Board, EscapeLine, Extra
 from bridgefiles.model.cards import Card, Suit
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
@@ -85,12 +85,16 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
             record.append((lineno, line))
             continue
         size, skipping = 0, False
-        if record:
+        if record and all(text.startswith("%") for _, text in record):
+            info.directives.extend(  # a record of % lines alone: the file's own
+                EscapeLine(text=text[1:].rstrip("\r\n"), line=n) for n, text in record
+            )
+        elif record:
             board = _board(record, repeated, options, index)
             if board is not None:
                 yield board
                 index += 1
-            record = []
+        record = []
     if record:
         board = _board(record, repeated, options, index)
         if board is not None:
@@ -123,7 +127,7 @@ def _board(
             out.keep("%", text[1:], lineno)
         elif label not in LABELS or text[1:2] not in (" ", ""):
             message = f"not an RBN line (a label, a space, then the data): {text[:40]!r}"
-            found(options, warning("syntax", message + "; kept as it stands", line=lineno),
+            found(options, warning("syntax", message + "; not read", line=lineno),
                   out.diagnostics)
             out.keep("?", text, lineno)
         elif label in labels:

@@ -46,15 +46,18 @@ def write(boards: Iterable[Board], options: WriteOptions, info: FileInfo | None)
     """A record a board, a blank line after each."""
     nl = options.newline or "\n"
     before: dict[str, str] = {}
+    if info is not None and info.format == "rbn" and info.directives:
+        yield nl.join(f"%{d.text}" for d in info.directives) + nl * 2
     for board in boards:
         if options.layout == "preserve" and board.format == "rbn" and board.source is not None:
             text = board.source
-            yield text if text.endswith(("\n\n", "\r\n\r\n")) else text.rstrip("\r\n") + nl * 2
+            end = "\r\n" if text.endswith("\r\n") else "\n"
+            yield text.rstrip("\r\n") + end * 2
             continue
         labels = record_labels(board)
         if not labels and not board.comments:
             continue  # nothing to write (its conversion finding says so)
-        lines = []
+        lines = [f"%{e.value}" for e in board.extras if e.format == "rbn" and e.key == "%"]
         for label in ORDER:
             value = labels.get(label)
             if label in REPEATING:
