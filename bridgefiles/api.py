@@ -301,7 +301,7 @@ def dumps(
     >>> dumps(bridge_file, "html")
     Traceback (most recent call last):
     ...
-    bridgefiles.errors.UsageError: unknown format 'html' (known: csv, json, lin, parquet, pbn, url)
+    bridgefiles.errors.UsageError: unknown format 'html' (known: bri, csv, dge, dlm, dup, json, ...)
     """
     pieces = iter_dumps(obj, format, layout=layout, on_diagnostic=on_diagnostic)
     budget = sized(max_size)
