@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from corpus import FIXTURES
 from hypothesis import given
 from hypothesis import strategies as st
 
 import bridgefiles as bf
+from bridgefiles.exchange.cards import records
 from bridgefiles.limits import Limits
 
 SEEDS = {
@@ -73,3 +76,27 @@ def test_a_record_over_the_board_size_limit_is_cut_with_a_finding() -> None:
     read = bf.loads(big, format="rbn", limits=Limits(max_board_size=1000))
     assert [d.code for d in read.diagnostics] == ["limit"]
     assert read.boards[0].tag("Board") == "1"  # what came before the limit is read
+
+
+@given(
+    text=st.text(alphabet="01 \n\x00", max_size=400),
+    cuts=st.lists(st.integers(0, 400), max_size=6),
+    size=st.integers(1, 160),
+)
+def test_records_are_the_text_cut_every_size_characters_however_it_comes(
+    text: str, cuts: list[int], size: int
+) -> None:
+    edges = sorted({0, len(text), *(c for c in cuts if c <= len(text))})
+    pieces = [text[a:b] for a, b in pairwise(edges)]
+    assert list(records(iter(pieces), size)) == [
+        (i, text[i : i + size]) for i in range(0, len(text), size)
+    ]
+
+
+def test_a_dlm_header_of_endless_keys_is_cut_once() -> None:
+    keys = b"".join(b"K%d=v\r\n" % i for i in range(500))
+    data = SEEDS["dlm"].replace(b"Status=Show\r\n", b"Status=Show\r\n" + keys)
+    read = bf.loads(data, format="dlm")
+    limits = [d for d in read.diagnostics if d.code == "limit"]
+    assert len(limits) == 1 and "from 'K" in limits[0].message
+    assert read.boards[0].tag("Board") == "1" and len(read.boards[0].extras) <= 100

@@ -128,15 +128,24 @@ def found(options: ReadOptions, diag: Diagnostic, into: list[Diagnostic]) -> Non
 
 def records(lines: Iterator[str], size: int) -> Iterator[tuple[int, str]]:
     """Fixed-size records of a file with no line structure, with their character offset;
-    the last one may be short. Holds at most one line and one record at a time."""
+    the last one may be short. Each character is copied once (a long line is cut where
+    it stands, not shortened record by record), and at most one record waits."""
     pending = ""
     offset = 0
     for line in lines:
-        pending += line
-        while len(pending) >= size:
-            yield offset, pending[:size]
-            pending = pending[size:]
+        at = 0
+        if pending:
+            at = size - len(pending)
+            pending += line[:at]
+            if len(pending) < size:
+                continue
+            yield offset, pending
             offset += size
+        while at + size <= len(line):
+            yield offset, line[at : at + size]
+            at += size
+            offset += size
+        pending = line[at:]
     if pending:
         yield offset, pending
 

@@ -31,6 +31,7 @@ from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.seats import Seat
 
 LAST = 99  # the format numbers boards 01-99
+_MAX_KEYS = 100  # header keys kept (Duplimate writes nine): the header stays small
 FILLER = "aaaaaabffffffkkkkkklpppppp"  # spades to N, hearts to E, diamonds to S, clubs to W
 _KEY = re.compile(r"^\s*([^=]+?)\s*=(.*)$")
 _BOARD = re.compile(r"^(Board|Duplicates) (\d\d)$")
@@ -70,7 +71,7 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     header: dict[str, str] = {}
     copies: dict[int, str] = {}
     index = 0
-    checked = False
+    checked = crowded = False
     for lineno, line in enumerate(lines, start=1):
         m = _KEY.match(line.rstrip("\r\n"))
         if m is None:
@@ -78,6 +79,12 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
         key, value = m.group(1), m.group(2).strip()
         board_key = _BOARD.match(key)
         if board_key is None:
+            if key not in header and len(header) >= _MAX_KEYS:
+                if not crowded:  # said once
+                    crowded = True
+                    message = f"more than {_MAX_KEYS} header keys: from {key!r} on not read"
+                    found(options, warning("limit", message, line=lineno), info.diagnostics)
+                continue
             header.setdefault(key, value)
             continue
         if not checked:
