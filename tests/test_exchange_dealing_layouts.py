@@ -212,3 +212,11 @@ def test_a_second_deal_for_a_board_number_is_not_written_and_reported() -> None:
         assert [d.message for d in found] == [
             f"{fmt.upper()} cannot carry a second deal for board 1 (one deal a board is written)"
         ]
+
+
+def test_dup_whose_lowest_board_is_no_number_says_so_and_counts_from_1() -> None:
+    record = BRI_1[:78] + " " * 68 + "YNxx 0 1  "
+    board = bf.loads(record.encode("ascii"), format="dup").boards[0]
+    assert board.tag("Board") == "1"
+    assert [d.severity.value for d in board.diagnostics] == ["warning"]
+    assert "'xx ' is not a number" in board.diagnostics[0].message

@@ -193,3 +193,10 @@ def test_percent_lines_before_the_records_are_the_files_own_and_written_back() -
     assert [d.text for d in read.directives] == [" RBN 3.2", " by hand"]
     assert len(read.boards) == 1 and read.boards[0].tag("Board") == "1"
     assert bf.dumps(read, "rbn") == text
+
+
+def test_an_auction_with_no_dealer_start_is_dealt_by_west() -> None:
+    board = bf.loads(b"B 1\nA 1S2H:PPP\n", format="rbn").boards[0]  # RBN 3.2
+    assert board.dealer is Seat.W and not board.diagnostics
+    assert board.auction is not None
+    assert [(s, c.text) for s, c in board.auction.calls()][:2] == [(Seat.W, "1S"), (Seat.N, "2H")]

@@ -61,8 +61,12 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
             found(options, warning("syntax", f"{where}: the 10 control bytes are cut"), diags)
         elif (tail[:2], tail[5:7]) != _DEFAULT_FLAGS:
             extras = (Extra(format="dup", key="control", value=tail),)
-        if index == 0 and tail[2:5].strip().isdecimal() and int(tail[2:5]) >= 1:
-            lowest = int(tail[2:5])
+        if index == 0 and len(tail) >= 5:
+            if tail[2:5].strip().isdecimal() and int(tail[2:5]) >= 1:
+                lowest = int(tail[2:5])
+            else:
+                message = f"the lowest board {tail[2:5]!r} is not a number: boards from 1"
+                found(options, warning("syntax", f"{where}: {message}"), diags)
         board = dealt_board(
             "dup", lowest + index, owners, index=index, source=record, diagnostics=diags
         )

@@ -298,6 +298,7 @@ def _auction(value: str, line: int, out: Record) -> None:
     dealer = seat(head[:1]) if colon and len(head) == 2 else None
     if dealer is None or head[1:].upper() not in (*VUL, "?"):
         dealer, calls = Seat.W, value  # RBN 3.2: no "DV:" start means dealer West
+        out.tag("Dealer", dealer.value, line)
     else:
         vul = VUL.get(head[1:].upper())
         out.tag("Dealer", dealer.value, line)
