@@ -254,6 +254,8 @@ def adapted(
     from bridgefiles.formats.convert import LOST, adapt, family, once_per_file
 
     first = once_per_file()
+    adapter = registry.get(target).adapter  # a format's own rule, fresh for each file
+    own = adapter() if adapter is not None else None
     for board in boards:
         if not isinstance(board, Board):
             raise UsageError(f"write boards, not a {type(board).__name__}")
@@ -261,7 +263,7 @@ def adapted(
         if (fmt is not None and family(fmt) != family(target)) or family(target) == "pbn":
             # (PBN: every board, whatever format it names, has its strings made safe)
             before = len(board.diagnostics)
-            board = adapt(board, target)
+            board = own(board) if own is not None else adapt(board, target)
             if on_diagnostic is not None:
                 for diag in board.diagnostics[before:]:
                     if diag.code == LOST and first(diag):
@@ -289,7 +291,7 @@ def dumps(
     >>> dumps(bridge_file, "html")
     Traceback (most recent call last):
     ...
-    bridgefiles.errors.UsageError: unknown format 'html' (known: csv, json, lin, ...)
+    bridgefiles.errors.UsageError: unknown format 'html' (known: bri, csv, dge, ...)
     """
     pieces = iter_dumps(obj, format, layout=layout, on_diagnostic=on_diagnostic)
     budget = sized(max_size)

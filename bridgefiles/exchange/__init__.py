@@ -1,4 +1,5 @@
-"""The formats directors already run beside PBN and LIN (issue 27).
+"""The formats directors already run beside PBN and LIN (issue 27): dealing machines
+(``bri``, ``dge``, ``dup``, ``dlm``), Pavlicek's archives (``rbn``) and USEBIO results.
 
 ``usebio`` (``usebio``, ``usebio_read``, ``usebio_write``): the EBU's USEBIO 1.2 XML
 results, written from a scored event and read back as boards with their

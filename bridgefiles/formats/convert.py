@@ -136,9 +136,12 @@ def _to_pbn(board: Board) -> Board:
     board_comments = list(board.comments)
     kept: list[Extra] = []
     lost_keys: Counter[str] = Counter()
+    foreign: Counter[str] = Counter()
     for extra in board.extras:
         if extra.format != LIN:
             kept.append(extra)
+            if extra.format != "pbn":
+                foreign[extra.format] += 1
         elif extra.position == HEADER_POSITION:
             _header_extra_to_pbn(board, extra, found)
         elif extra.key in ("nt", "at"):
@@ -158,6 +161,8 @@ def _to_pbn(board: Board) -> Board:
                 lost_keys["free text between commands"] += 1
         else:
             lost_keys[extra.key] += 1
+    for fmt, n in sorted(foreign.items()):
+        _say(found, board, f"{n} item(s) kept from {fmt} have no PBN form")
     if lost_keys:
         listed = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in sorted(lost_keys.items()))
         _say(found, board, f"LIN commands PBN has no place for: {listed}")

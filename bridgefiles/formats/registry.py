@@ -8,7 +8,7 @@ extensions, output charsets and media types come from here and nowhere else:
 the public API, batches, the command line and the upload service all ask.
 
 >>> [f.name for f in formats(kind="boards", writable=True)]
-['json', 'lin', 'pbn', 'url', 'usebio']
+['bri', 'dge', 'dlm', 'dup', 'json', 'lin', 'pbn', 'rbn', 'url', 'usebio']
 >>> extension("parquet"), charset("pbn"), media_type("csv")
 ('.parquet', 'iso8859-1', 'text/csv')
 >>> from_path("EVENT.PBN").name
@@ -124,6 +124,10 @@ class Format:
     # False for a format that gathers the games of a board into one (USEBIO): an output
     # that cannot be compared board by board with what was written (``verify``).
     board_for_board: bool = True
+    # For each file written in this format from another one, a fresh function that makes
+    # each board ready for the writer, with what this format cannot carry as
+    # lost-in-conversion findings (api.adapted asks; formats/convert.py does PBN and LIN).
+    adapter: Callable[[], Callable[[Board], Board]] | None = None
 
     @property
     def extension(self) -> str:
@@ -145,6 +149,12 @@ _FILE_FACTS: dict[str, tuple[str | None, str]] = {
     "csv": ("utf-8", "text/csv"),
     "parquet": (None, "application/vnd.apache.parquet"),
     "usebio": ("iso8859-1", "application/xml"),  # USEBIO 1.2: the ISO-8859-1 prolog
+    # dealing machines (Duplimate; Big Deal writes them all) and Pavlicek's archive format
+    "bri": ("iso8859-1", "application/octet-stream"),
+    "dge": ("iso8859-1", "application/octet-stream"),
+    "dup": ("iso8859-1", "application/octet-stream"),
+    "dlm": ("iso8859-1", "text/plain"),
+    "rbn": ("utf-8", "text/plain"),  # RBN files are ASCII; UTF-8 keeps any name
 }
 
 _FORMATS: dict[str, Format] = {}
@@ -261,6 +271,11 @@ def _load_builtin() -> None:
         "bridgefiles.formats.json_format",
         "bridgefiles.formats.url",
         "bridgefiles.exchange",
+        "bridgefiles.exchange.bri",
+        "bridgefiles.exchange.dge",
+        "bridgefiles.exchange.dup",
+        "bridgefiles.exchange.dlm",
+        "bridgefiles.exchange.rbn",
     ):
         try:
             importlib.import_module(module)

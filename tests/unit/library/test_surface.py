@@ -113,7 +113,9 @@ def test_registry_is_the_one_list() -> None:
     assert registry.charset("pbn") == "iso8859-1" and registry.charset("parquet") is None
     assert registry.media_type("json") == "application/json"
     assert ".pbn" in registry.read_extensions() and ".csv" not in registry.read_extensions()
-    assert batch.BOARD_FORMATS == ("json", "lin", "pbn", "url", "usebio")
+    assert batch.BOARD_FORMATS == (
+        "bri", "dge", "dlm", "dup", "json", "lin", "pbn", "rbn", "url", "usebio"
+    )
     assert batch.TABLE_FORMATS == ("csv", "parquet")
 
 
