@@ -16,12 +16,8 @@ from shared import REAL_LIN as LIN_DIR
 
 import bridgefiles as bf
 from bridgefiles.cli import main
-from bridgefiles.formats.lin.commands import (
-    CHUNK_CAP_FACTOR,
-    Chunk,
-    Run,
-    chunks,
-)
+from bridgefiles.formats.lin.commands import CHUNK_CAP_FACTOR, Chunk, Run
+from bridgefiles.formats.lin.parser import chunks
 from bridgefiles.formats.lin.source import PendingText
 from bridgefiles.limits import Limits
 

@@ -128,6 +128,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bridgefiles.limits",),  # bounds on untrusted input (settings)
     ("bridgefiles.formats",),  # decoding, the grammars' readers and the writers
     ("bridgefiles.laws",),  # the auction and play replayed against the Laws
+    # conversion between formats: what a board comes to (the Laws' final count) decides
+    # what a target format can carry
+    ("bridgefiles.formats.convert", "bridgefiles.formats.lin_facts"),
     ("bridgefiles.scoring",),  # Law 77, matchpoints, IMPs, standings
     ("bridgefiles.exchange",),  # USEBIO XML, dealing-machine files, RBN (scored results)
     ("bridgefiles.checks",),  # a board checked whole; the JSON schemas

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from lark import Lark
@@ -26,7 +27,7 @@ from lark.exceptions import UnexpectedCharacters
 
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats import terminals
-from bridgefiles.formats.lin.commands import Chunk, Command, Run, named
+from bridgefiles.formats.lin.commands import CHUNK_CAP_FACTOR, Chunk, Command, Run, named, safe_cut
 from bridgefiles.formats.lin.tokens import BLANKS
 from bridgefiles.model.diagnostic import error
 
@@ -261,3 +262,88 @@ def parse_chunk(
     finally:
         records.current = None
     job.place(len(chunk.text) + 1)
+
+
+def chunks(
+    lines: Iterator[str],
+    max_open: int | None = None,
+    chunk_size: int = 1 << 14,
+    strict: bool = False,
+    path: str | None = None,
+) -> Iterator[Chunk]:
+    """Chunks of lines with their commands, in file order.
+
+    A chunk gathers at least ``chunk_size`` characters (each parse has a fixed
+    cost) and ends with a line that ends with a bar, outside a value; it never
+    grows past ``CHUNK_CAP_FACTOR * chunk_size`` (then it ends inside a line, after
+    a bar that closes a value), so memory holds a few chunks whatever the file.
+    A value still open after ``max_open`` characters (a lost closing bar) ends its
+    chunk there, marked ``cut``, so one broken value cannot take the whole file.
+    Each chunk is parsed by the grammar (formats/lin/parser.py; ``strict``: stop at the
+    first text it rejects; ``path``: the file to name then).
+    """
+    cap = CHUNK_CAP_FACTOR * chunk_size
+    size = 0
+    buf: list[str] = []
+    odd = False  # inside a value: an odd number of bars since the last chunk
+    offset = 0
+    line_no = 1
+    first_line = 1
+    first_column = 1  # column of the chunk's first character (> 1 after a cut in a line)
+
+    def flush() -> Chunk:
+        nonlocal buf, size
+        text = "".join(buf)
+        buf = []
+        size = 0
+        chunk = Chunk(text, offset)
+        parse_chunk(chunk, first_line, first_column, strict, path)
+        return chunk
+
+    for line in lines:
+        if not odd and line.startswith("%"):
+            if buf:
+                chunk = flush()
+                yield chunk
+                offset += len(chunk.text)
+            body = line.rstrip("\r\n")
+            comment = Chunk(line, offset)
+            comment.items.append(Command("%", body[1:], body, offset, line_no, 1))
+            yield comment
+            offset += len(line)
+            line_no += 1
+            continue
+        pos = 0
+        while size + len(line) - pos > cap:
+            cut = safe_cut(line, pos, pos + max(cap - size, 0), odd)
+            if cut is None:
+                break
+            if not buf:
+                first_line, first_column = line_no, pos + 1
+            buf.append(line[pos:cut])
+            odd = False
+            chunk = flush()
+            yield chunk
+            offset += len(chunk.text)
+            pos = cut
+        if pos:
+            line = line[pos:]
+        if not buf:
+            first_line, first_column = line_no, pos + 1
+        buf.append(line)
+        size += len(line)
+        line_no += 1
+        if line.count("|") & 1:
+            odd = not odd
+        if not odd and size >= chunk_size and line.rstrip(BLANKS).endswith("|"):
+            chunk = flush()
+            yield chunk
+            offset += len(chunk.text)
+        elif odd and max_open is not None and size > max_open:
+            chunk = flush()
+            chunk.cut = True
+            odd = False
+            yield chunk
+            offset += len(chunk.text)
+    if buf:
+        yield flush()

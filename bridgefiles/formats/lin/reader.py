@@ -34,8 +34,9 @@ from itertools import compress, count, repeat
 from operator import add
 from typing import Generic, TypeVar
 
-from bridgefiles.formats.lin.commands import Command, Run, chunks
+from bridgefiles.formats.lin.commands import Command, Run
 from bridgefiles.formats.lin.finish import finish
+from bridgefiles.formats.lin.parser import chunks
 from bridgefiles.formats.lin.records import apply
 from bridgefiles.formats.lin.source import PendingText
 from bridgefiles.formats.lin.state import (

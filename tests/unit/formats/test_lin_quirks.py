@@ -10,7 +10,7 @@ from shared import REAL_LIN as LIN_DIR
 
 import bridgefiles as bf
 from bridgefiles.errors import StrictModeError
-from bridgefiles.formats.lin.commands import chunks
+from bridgefiles.formats.lin.parser import chunks
 from bridgefiles.model import Board, Card, PlayEnd, Seat, Slot
 
 
