@@ -21,7 +21,14 @@ from bridgefiles.web.view import ReportView, board_view, finding
 Target = Literal["pbn", "lin", "json", "csv"]
 Laws = Literal["2017", "2007"]
 TARGETS: tuple[Target, ...] = ("pbn", "lin", "json", "csv")
-METHODS = ("MP", "IMP", "IMP;Butler", "IMP;Cross")
+# A scoring method by the name `bridgefiles score --method` takes, and by the PBN Scoring
+# value that name stands for (the form's values), any case -> that Scoring value.
+METHODS: dict[str, str] = {
+    "MP": "MP", "IMP": "IMP", "Butler": "IMP;Butler", "Butler-2": "IMP;Butler-2",
+    "Cross-IMP": "IMP;Cross", "BAM": "BAM", "Rubber": "Rubber", "Chicago": "Chicago",
+}
+_SCORING = {k.lower(): v for k, v in METHODS.items()}
+_SCORING.update({v.lower(): v for v in METHODS.values()})
 MAX_BOARDS_SHOWN = 400  # boards with findings drawn on one page; the JSON report has them all
 _TEXT_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
@@ -58,11 +65,22 @@ class Options:
     @classmethod
     def from_form(cls, fields: dict[str, str]) -> Options:
         laws: Laws = "2007" if fields.get("laws") == "2007" else "2017"
-        method = fields.get("method", "").strip() or None
-        if method is not None and method not in METHODS:
-            raise InputProblem(f"unknown scoring method {method!r}", 422)
+        method = scoring_value(fields.get("method"))
         strict = fields.get("strict", "") not in ("", "0", "false", "off")
         return cls(strict=strict, laws=laws, method=method)
+
+
+def scoring_value(method: str | None) -> str | None:
+    """The Scoring value a method names (None: each board's own); an unknown one is a 422,
+    as ``bridgefiles score --method`` refuses it."""
+    method = (method or "").strip()
+    if not method:
+        return None
+    value = _SCORING.get(method.lower())
+    if value is None:
+        raise InputProblem(
+            f"unknown scoring method {method!r}: one of {', '.join(METHODS)}", 422)
+    return value
 
 
 def warm() -> None:
