@@ -3,8 +3,9 @@
 The size limit is enforced while the body arrives (a 413 as soon as it is passed; nothing
 past it is stored, and :class:`~bridgefiles.web.guard.Guard` reads the rest to the void so
 that the client reads the answer); the body must keep its pace (a 408) and end with its
-closing boundary (a 400: an interrupted upload is never checked as if whole); the file is stored under a fixed name (``upload`` plus a known extension),
-never under a name taken from the request; the folder goes when the request is done.
+closing boundary (a 400: an interrupted upload is never checked as if whole); the file is
+stored under a fixed name (``upload`` plus a known extension), never under a name taken
+from the request; the folder goes when the request is done.
 """
 
 from __future__ import annotations

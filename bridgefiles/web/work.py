@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from dataclasses import dataclass
 from typing import Literal
 
 import bridgefiles as bf
 from bridgefiles.formats import registry
-from bridgefiles.web.view import ReportView, board_view, finding
+from bridgefiles.limits import Limits
+from bridgefiles.web.findings import finding
+from bridgefiles.web.results import Laws as Laws
+from bridgefiles.web.results import score_file
+from bridgefiles.web.view import ReportView, board_view
 
 Target = Literal["pbn", "lin", "json", "csv"]
-Laws = Literal["2017", "2007"]
 TARGETS: tuple[Target, ...] = ("pbn", "lin", "json", "csv")
 # A scoring method by the name `bridgefiles score --method` takes, and by the PBN Scoring
 # value that name stands for (the form's values), any case -> that Scoring value.
@@ -102,12 +106,25 @@ def refuse_binary(path: str, name: str) -> None:
         )
 
 
+_GIVE_FORMAT = re.compile(r"\s*\(give the format: [^)]*\)")
+
+
+def _service_words(message: str) -> str:
+    """The library's message as the service says it: the form and the API have no format
+    to give, the file's name or content decides."""
+    if "give the format" not in message:
+        return message
+    return _GIVE_FORMAT.sub("", message) + (
+        " (the service reads PBN and LIN: name the file .pbn or .lin, or check that it is "
+        "one)")
+
+
 def _validated(path: str, name: str, strict: bool, laws: Laws) -> bf.FileReport:
     refuse_binary(path, name)
     report = bf.validate_input(path, name=name, strict=strict, laws=laws)
     if report.status == "unreadable":
         reasons = "; ".join(d.message for d in report.diagnostics) or "cannot read the file"
-        raise InputProblem(reasons, 422)
+        raise InputProblem(_service_words(reasons), 422)
     return report
 
 
@@ -117,30 +134,48 @@ def validate_json(path: str, name: str, strict: bool = False, laws: Laws = "2017
 
 
 def report_view(path: str, name: str, options: Options) -> ReportView:
-    """What the report page shows: the summary and each board with findings."""
+    """What the report page shows: the summary, the standings, and each board with
+    findings or a result of its own (a traveller, or the only table of its deal); a board
+    whose result is a row of another's traveller is drawn only for its findings."""
     report = _validated(path, name, options.strict, options.laws)
-    view = ReportView(name=name, format=report.format)
+    scored = score_file(path, name, options.method, options.laws, report.counts.errors)
+    view = ReportView(name=name, format=report.format, standings=scored.standings,
+                      results_problem=scored.problem)
     counts = report.counts
     view.boards, view.errors, view.warnings, view.infos = (
         counts.boards, counts.errors, counts.warnings, counts.infos)
     view.file_findings = [finding(d) for d in report.diagnostics]
     for board_report in report.boards:
-        if not board_report.diagnostics:
+        index = board_report.board.index
+        if board_report.diagnostics:
+            view.with_findings += 1
+        elif index in scored.covered:
             continue
         if len(view.shown) >= MAX_BOARDS_SHOWN:
             view.not_shown += 1
             continue
         score = board_report.score
         shown = f"NS {score.ns:+d}, EW {score.ew:+d}" if score is not None else None
-        view.shown.append(board_view(board_report.board, board_report.diagnostics, shown))
+        view.shown.append(board_view(board_report.board, board_report.diagnostics, shown,
+                                     scored))
     return view
 
 
 def report_page(path: str, name: str, options: Options, token: str, root: str = "") -> str:
-    """The report page's HTML (rendered here, in the worker, not on the event loop)."""
+    """The report page's HTML (rendered here, in the worker, not on the event loop),
+    within the output budget of its upload (``Limits.output_budget``, as a conversion):
+    past it, fewer boards are drawn and the page says how many are left out."""
     from bridgefiles.web.pages import report_page as render
 
-    return render(report_view(path, name, options), token, options, root)
+    view = report_view(path, name, options)
+    budget = Limits().output_budget(os.path.getsize(path))
+    page = render(view, token, options, root)
+    while budget is not None and len(page.encode("utf-8")) > budget and view.shown:
+        keep = len(view.shown) // 2
+        view.not_shown += len(view.shown) - keep
+        view.shown = view.shown[:keep]
+        page = render(view, token, options, root)
+    return page
 
 
 def _converted(path: str, name: str, target: str, to: str | None, **how: object) -> Output:
@@ -150,7 +185,7 @@ def _converted(path: str, name: str, target: str, to: str | None, **how: object)
     except bf.InternalError:
         raise  # our bug: a 500, never blamed on the file
     except bf.BridgeFileError as exc:
-        raise InputProblem(str(exc), 422) from exc
+        raise InputProblem(_service_words(str(exc)), 422) from exc
     with open(target, "rb") as f:
         data = f.read()
     os.unlink(target)
