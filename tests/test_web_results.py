@@ -51,7 +51,8 @@ def _page(client: TestClient, path: Path, data: bytes | None = None, **fields: s
     r = client.post("/report", files={"file": (path.name, data or need(path).read_bytes())},
                     data=fields)
     assert r.status_code == 200, r.text[:500]
-    return r.text
+    page: str = r.text
+    return page
 
 
 def _text(fragment: str) -> str:
