@@ -29,7 +29,7 @@ import pytest
 pytest.importorskip("uvicorn", reason="the upload service needs the 'web' extra")
 
 from corpus import FIXTURES
-from web_server import get_json, multipart, serve_module, started, workers
+from web_server import get_json, multipart, serve_module, started, trickle, workers
 
 from bridgefiles.synthetic import generate, to_pbn
 
@@ -195,23 +195,7 @@ def test_a_body_slower_than_the_stated_rate_gets_408(server: tuple[str, Path]) -
     body, content_type = multipart("slow.pbn", SAMPLE.read_bytes())
     head = (f"POST /api/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}"
             f"\r\nContent-Length: {len(body)}\r\n\r\n").encode()
-    answer = b""
-    with socket.create_connection(("127.0.0.1", port), timeout=120) as s:
-        s.sendall(head)
-        s.setblocking(False)
-        for byte in body[:90]:  # a minute and a half, if the server let it
-            try:
-                answer += s.recv(65536)
-                break
-            except BlockingIOError:
-                pass
-            try:
-                s.sendall(bytes([byte]))
-            except OSError:
-                break
-            time.sleep(1)
-        s.settimeout(120)
-        answer += _read_all(s)
+    answer = trickle(port, head, body[:90], pause=1.0)  # 90 s, if the server let it
     assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
     assert b"slower than 8 KB a second" in answer
 

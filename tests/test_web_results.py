@@ -208,3 +208,12 @@ def test_the_api_reference_renders_its_markdown(client: TestClient) -> None:
     text = _text(page)
     assert "`" not in text
     assert "<code>bridgefiles validate --format json</code>" in page
+
+
+def test_a_long_name_keeps_its_extension(client: TestClient) -> None:
+    """A name shortened for the page keeps ``.pbn``: the format is still told by it."""
+    name = "é" * 300 + ".pbn"
+    r = client.post("/api/validate", files={"file": (name, need(FAULTY).read_bytes())})
+    assert r.status_code == 200, r.text
+    path = r.json()["files"][0]["path"]
+    assert path.endswith("é.pbn") and len(path) == 100

@@ -44,6 +44,33 @@ def multipart(name: str, data: bytes, *, close: bool = True) -> tuple[bytes, str
     return body, f"multipart/form-data; boundary={boundary}"
 
 
+def trickle(port: int, head: bytes, body: bytes, pause: float,
+            timeout: float = 120) -> bytes:
+    """What the server answers a client that sends ``head`` at once and then ``body`` a
+    byte every ``pause`` seconds until an answer comes; read until the server closes (a
+    reset after an answer keeps the answer)."""
+    answer = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(head)
+        s.setblocking(False)
+        for byte in body:
+            try:
+                answer += s.recv(65536)
+                break
+            except BlockingIOError:
+                pass
+            try:
+                s.sendall(bytes([byte]))
+            except OSError:
+                break
+            time.sleep(pause)
+        s.settimeout(timeout)
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := s.recv(65536):
+                answer += chunk
+    return answer
+
+
 def serve_module(factory: Any, name: str, *args: str) -> Iterator[tuple[str, Path]]:
     """For a module's fixture: the server's URL and temporary folder, which must be empty
     once the server has stopped (no request leaves anything behind)."""

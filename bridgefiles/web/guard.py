@@ -138,7 +138,9 @@ class Guard:
                     if key.lower().encode() not in present:
                         headers.append((key.lower().encode(), value.encode()))
                 early = not state["ended"] and (state["received"] or not waits)
-                if early and not await self._drain(tracked, state, declared):
+                # a body refused for its pace is not waited for again: answered, closed
+                too_slow = message.get("status") == 408
+                if early and (too_slow or not await self._drain(tracked, state, declared)):
                     headers.append((b"connection", b"close"))
                 message = {**message, "headers": headers}
             await send(message)

@@ -60,10 +60,13 @@ _UNSAFE = re.compile(r"[^\w.\- ()+,@]+")
 
 def display_name(raw: str) -> str:
     """The client's file name as reports show it: its last part, printable, at most 100
-    characters (never used to name anything on disk)."""
+    characters, its extension kept (never used to name anything on disk)."""
     name = raw.replace("\\", "/").rsplit("/", 1)[-1]
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
-    return name[:100] or "upload"
+    if len(name) > 100:  # shortened in its stem: the extension tells the format
+        stem, ext = os.path.splitext(name)
+        name = stem[:100 - len(ext[:10])] + ext[:10]
+    return name or "upload"
 
 
 def download_name(stem: str, extension: str) -> str:
