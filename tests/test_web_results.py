@@ -186,7 +186,7 @@ def test_downloads_have_names_of_their_own(client: TestClient) -> None:
     assert names["pbn"] == 'attachment; filename="pybcdd__faulty.pbn"'
 
 
-def test_unknown_scoring_methods_are_refused_as_the_cli_refuses_them(
+def test_unknown_methods_and_editions_are_refused_as_the_cli_refuses_them(
         client: TestClient) -> None:
     from bridgefiles.cli.convert import METHODS as CLI_METHODS
     from bridgefiles.web.work import METHODS
@@ -198,6 +198,8 @@ def test_unknown_scoring_methods_are_refused_as_the_cli_refuses_them(
         assert r.status_code == 422 and "unknown scoring method" in r.json()["error"]
     r = client.post("/report", files={"file": ("f.pbn", sample)}, data={"method": "bogus"})
     assert r.status_code == 422 and "unknown scoring method" in r.text
+    r = client.post("/report", files={"file": ("f.pbn", sample)}, data={"laws": "1997"})
+    assert r.status_code == 422 and "unknown Laws edition" in r.text
     for method in ("imp", "Cross-IMP", "IMP;Butler"):
         r = client.post(f"/api/score?method={method}", files={"file": ("f.pbn", sample)})
         assert r.status_code == 200, (method, r.text)

@@ -68,7 +68,10 @@ class Options:
 
     @classmethod
     def from_form(cls, fields: dict[str, str]) -> Options:
-        laws: Laws = "2007" if fields.get("laws") == "2007" else "2017"
+        edition = fields.get("laws", "").strip() or "2017"
+        if edition not in ("2017", "2007"):  # as --laws refuses it: never a silent default
+            raise InputProblem(f"unknown Laws edition {edition!r}: 2017 or 2007", 422)
+        laws: Laws = "2007" if edition == "2007" else "2017"
         method = scoring_value(fields.get("method"))
         strict = fields.get("strict", "") not in ("", "0", "false", "off")
         return cls(strict=strict, laws=laws, method=method)
