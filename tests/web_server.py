@@ -14,8 +14,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -31,9 +33,65 @@ def get_json(url: str) -> dict[str, object]:
         return data
 
 
+def multipart(name: str, data: bytes, *, close: bool = True) -> tuple[bytes, str]:
+    """A ``multipart/form-data`` body with ``data`` as the file ``name`` in the field
+    ``file``, and its Content-Type; ``close=False`` leaves out the closing boundary."""
+    boundary = uuid.uuid4().hex
+    body = (
+        f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode() + data + (f"\r\n--{boundary}--\r\n".encode() if close else b"")
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def trickle(port: int, head: bytes, body: bytes, pause: float,
+            timeout: float = 120) -> bytes:
+    """What the server answers a client that sends ``head`` at once and then ``body`` a
+    byte every ``pause`` seconds until an answer comes; read until the server closes (a
+    reset after an answer keeps the answer)."""
+    answer = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(head)
+        s.setblocking(False)
+        for byte in body:
+            try:
+                answer += s.recv(65536)
+                break
+            except BlockingIOError:
+                pass
+            try:
+                s.sendall(bytes([byte]))
+            except OSError:
+                break
+            time.sleep(pause)
+        s.settimeout(timeout)
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := s.recv(65536):
+                answer += chunk
+    return answer
+
+
+def serve_module(factory: Any, name: str, *args: str) -> Iterator[tuple[str, Path]]:
+    """For a module's fixture: the server's URL and temporary folder, which must be empty
+    once the server has stopped (no request leaves anything behind)."""
+    tmp = factory.mktemp(name)
+    with serve(tmp, *args) as base:
+        yield base, tmp / "server-tmp"
+    assert os.listdir(tmp / "server-tmp") == [], "the server left files behind"
+
+
 @contextlib.contextmanager
 def serve(tmp: Path, *args: str) -> Iterator[str]:
     """``bridgefiles serve --port P ARGS...``; yields its base URL once /healthz answers."""
+    with started(tmp, *args) as (base, _):
+        yield base
+
+
+@contextlib.contextmanager
+def started(tmp: Path, *args: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """The server as :func:`serve` starts it, with its process (in a session of its own,
+    so a test can send its process group a Ctrl-C as a terminal does); its output goes to
+    ``tmp/server.log``."""
     port = free_port()
     temp = tmp / "server-tmp"
     temp.mkdir(exist_ok=True)
@@ -41,6 +99,7 @@ def serve(tmp: Path, *args: str) -> Iterator[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "bridgefiles.cli", "serve", "--port", str(port), *args],
         env={**os.environ, "TMPDIR": str(temp)}, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -54,12 +113,37 @@ def serve(tmp: Path, *args: str) -> Iterator[str]:
                 time.sleep(0.2)
         else:
             raise RuntimeError("server did not answer /healthz within a minute")
-        yield base
+        yield base, proc
     finally:
-        proc.terminate()
+        if proc.poll() is None:
+            proc.terminate()
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
         log.close()
+
+
+def workers(proc: subprocess.Popen[bytes]) -> list[int]:
+    """The process ids of the server's worker processes (spawned children running
+    ``multiprocessing.spawn``; not its resource tracker)."""
+    found = []
+    for child in _children(proc.pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command:
+            found.append(child)
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found.extend(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found

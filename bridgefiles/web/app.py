@@ -25,8 +25,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from bridgefiles import __version__
 from bridgefiles.formats import registry
 from bridgefiles.web import pages, pool, work
-from bridgefiles.web.downloads import DOWNLOADS, Store
+from bridgefiles.web.downloads import DOWNLOAD_SUFFIXES, DOWNLOADS, Store
+from bridgefiles.web.guard import Guard, Pace
 from bridgefiles.web.upload import (
+    MULTIPART_SLACK,
     Upload,
     UploadError,
     download_name,
@@ -37,16 +39,6 @@ from bridgefiles.web.upload import (
 log = logging.getLogger("bridgefiles.web")
 T = TypeVar("T")
 
-SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "no-referrer",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
 _UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -73,10 +65,22 @@ class Settings:
     worker_memory_mb: int | None = 2048  # address-space cap of each worker process
     upload_idle_s: float = 30.0  # an upload that sends nothing this long is cut off (408)
     upload_total_s: float = 300.0  # and one that takes longer than this in all
+    upload_min_kb_s: float = 8.0  # or comes slower on average than this, after
+    upload_grace_s: float = 10.0  # this many seconds
+    drain_factor: float = 4.0  # a refused body is read to its end up to this x max_upload
 
     @property
     def max_upload(self) -> int:
         return int(self.max_upload_mb * (1 << 20))
+
+    @property
+    def pace(self) -> Pace:
+        return Pace(idle=self.upload_idle_s, min_rate=self.upload_min_kb_s * 1024,
+                    grace=self.upload_grace_s, total=self.upload_total_s)
+
+    @property
+    def drain_limit(self) -> int:
+        return int(self.max_upload * self.drain_factor) + MULTIPART_SLACK
 
 
 def _wants_json(request: Request) -> bool:
@@ -120,15 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.workers = workers
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
-
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Callable[[Request], Any]) -> Any:
-        response = await call_next(request)
-        for key, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(key, value)
-        if not request.url.path.startswith("/static/"):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
+    app.add_middleware(Guard, pace=settings.pace, drain_limit=settings.drain_limit)
 
     @app.exception_handler(UploadError)
     async def upload_error(request: Request, exc: UploadError) -> Response:
@@ -141,7 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(pool.Busy)
     async def busy(request: Request, exc: pool.Busy) -> Response:
         response = _problem(request, 503, str(exc))
-        response.headers["Retry-After"] = "5"
+        response.headers["Retry-After"] = str(pool.RETRY_AFTER)
         return response
 
     @app.exception_handler(RequestValidationError)
@@ -172,8 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise pool.Busy(f"the service is busy ({workers.active} files waiting); "
                             "try again shortly")
         async with temporary_folder(settings.temp_dir) as folder:
-            upload = await receive(request, folder, settings.max_upload,
-                                   idle=settings.upload_idle_s, total=settings.upload_total_s)
+            upload = await receive(request, folder, settings.max_upload, pace=settings.pace)
             assert upload.path is not None
             yield upload
 
@@ -207,7 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with open(path, "xb") as f:
                 f.write(kept.data)
             output = await run(work.download, path, kept.name, kind, kept.options)
-        return _file(output, kept.name)
+        return _file(output, kept.name, suffix=DOWNLOAD_SUFFIXES.get(kind, ""))
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     async def docs(request: Request) -> HTMLResponse:
@@ -238,13 +233,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _file(output, upload.name)
 
     @app.post("/api/score", openapi_extra=_UPLOAD_BODY, tags=["api"], summary="Score a file")
-    async def api_score(request: Request, method: str | None = None,
-                        laws: work.Laws = "2017") -> Response:
+    async def api_score(
+        request: Request,
+        method: str | None = Query(
+            None, description="score by this method instead of each board's Scoring tag: "
+                              + ", ".join(work.METHODS)),
+        laws: work.Laws = "2017",
+    ) -> Response:
         """The file in its own format with results and scores filled in
-        (`bridgefiles score FILE`); `method` (MP, IMP, ...) overrides the Scoring tags."""
+        (`bridgefiles score FILE`); `method` overrides the Scoring tags, as
+        `bridgefiles score --method` does (an unknown one is refused)."""
+        scoring = work.scoring_value(method)  # refused before the body is read
         async with uploaded(request) as upload:
             assert upload.path is not None
-            output = await run(work.score, upload.path, upload.name, method or None, laws)
+            output = await run(work.score, upload.path, upload.name, scoring, laws)
         return _file(output, upload.name, suffix="-scored")
 
     @app.get("/api/schema", tags=["api"], summary="The report's JSON Schema")

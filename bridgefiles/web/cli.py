@@ -24,27 +24,32 @@ import click
 @click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True,
               help="Proxies whose forwarded headers are trusted.")
 @click.option("--root-path", default="", help="Path prefix when served below one by a proxy.")
+@click.option("--header-timeout", default=5.0, show_default=True,
+              type=click.FloatRange(min=0, min_open=True),
+              help="Seconds a connection has to send a request's headers (then 408, closed).")
+@click.option("--max-connections", default=512, show_default=True, type=click.IntRange(min=1),
+              help="Connections open at once; past it a new one gets 503 with Retry-After.")
 def serve(host: str, port: int, max_upload_mb: float, workers: int, proxy_headers: bool,
-          forwarded_allow_ips: str, root_path: str) -> None:
+          forwarded_allow_ips: str, root_path: str, header_timeout: float,
+          max_connections: int) -> None:
     """Run the upload service: a page to check files, and an HTTP API."""
     try:
-        import uvicorn
-
         from bridgefiles.web.app import Settings, create_app
+        from bridgefiles.web.server import run
     except ImportError as exc:
         raise click.ClickException(
             f"the upload service needs the 'web' extra ({exc.name} is missing): "
             "pip install 'bridgefiles[web]' (from a clone: pip install '.[web]')"
         ) from exc
     app = create_app(Settings(max_upload_mb=max_upload_mb, workers=workers))
-    # Slow clients: an upload that stalls 30 s or lasts 5 min is refused by the app (408);
-    # an idle kept-alive connection closes after 5 s; past 64 connections at once uvicorn
-    # answers 503 rather than let a slow-client flood pile up (a proxy in front should
-    # time out slow clients too: README, "Behind a reverse proxy").
-    uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers,
-                forwarded_allow_ips=forwarded_allow_ips, root_path=root_path,
-                server_header=False, log_level="info", timeout_keep_alive=5,
-                limit_concurrency=64, timeout_graceful_shutdown=10)
+    # Slow clients: headers must arrive within --header-timeout (else 408, closed); a body
+    # must keep the pace of Settings.pace (else 408); an idle kept-alive connection closes
+    # after 5 s; past --max-connections a new connection gets 503 with Retry-After (a proxy
+    # in front should time out slow clients too: README, "Behind a reverse proxy").
+    run(app, header_timeout=header_timeout, max_connections=max_connections, host=host,
+        port=port, proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips,
+        root_path=root_path, server_header=False, log_level="info", timeout_keep_alive=5,
+        timeout_graceful_shutdown=10)
 
 
 COMMANDS: tuple[click.Command, ...] = (serve,)

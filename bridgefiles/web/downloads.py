@@ -21,6 +21,9 @@ DOWNLOADS: dict[str, tuple[str, str]] = {
     "csv": ("CSV", "one row per board"),
     "scored": ("Scored file", "results and scores filled in"),
 }
+# kind -> what its file name adds to the upload's stem, so that no two downloads of one
+# report share a name ("event.pbn" normalised, "event-scored.pbn" scored)
+DOWNLOAD_SUFFIXES: dict[str, str] = {"report": "-report", "scored": "-scored"}
 
 
 @dataclass(frozen=True)

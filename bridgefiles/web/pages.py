@@ -6,11 +6,13 @@ only through ``{{ ... }}``, which escapes it; no template marks file text as saf
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
 
 from bridgefiles import __version__
 from bridgefiles.web.downloads import DOWNLOADS
@@ -78,11 +80,26 @@ def docs_page(openapi: dict[str, Any], root: str = "") -> str:
             body = op.get("requestBody", {}).get("content", {})
             operations.append({
                 "method": method.upper(), "path": path, "summary": op.get("summary", ""),
-                "description": op.get("description", ""), "params": params,
+                "description": inline_markdown(op.get("description", "")),
+                "params": [(n, w, r, inline_markdown(t)) for n, w, r, t in params],
                 "body": ", ".join(body),
             })
     return render("docs.html", operations=operations, title=openapi.get("info", {}).get("title"),
                   root=root)
+
+
+_CODE = re.compile(r"`([^`]+)`")
+_STRONG = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def inline_markdown(text: str) -> Markup:
+    """The Markdown of an API description (our docstrings: `code`, **strong**, paragraphs)
+    as HTML; everything else escaped."""
+    html = str(escape(text.strip()))
+    html = _CODE.sub(r"<code>\1</code>", html)
+    html = _STRONG.sub(r"<strong>\1</strong>", html)
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", html) if p.strip()]
+    return Markup("".join(f"<p>{p}</p>" for p in paragraphs))
 
 
 def _schema_text(schema: dict[str, Any]) -> str:

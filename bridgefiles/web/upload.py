@@ -1,13 +1,15 @@
 """Receiving an upload: the multipart body streamed into a request's own temporary folder.
 
-The size limit is enforced while the body arrives (a 413 as soon as it is passed, the rest
-never read); the file is stored under a fixed name (``upload`` plus a known extension),
-never under a name taken from the request; the folder goes when the request is done.
+The size limit is enforced while the body arrives (a 413 as soon as it is passed; nothing
+past it is stored, and :class:`~bridgefiles.web.guard.Guard` reads the rest to the void so
+that the client reads the answer); the body must keep its pace (a 408) and end with its
+closing boundary (a 400: an interrupted upload is never checked as if whole); the file is
+stored under a fixed name (``upload`` plus a known extension), never under a name taken
+from the request; the folder goes when the request is done.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import shutil
@@ -15,12 +17,14 @@ import tempfile
 import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO
 
 from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import MultipartParser, parse_options_header
 from starlette.requests import ClientDisconnect, Request
+
+from bridgefiles.web.guard import Pace, TooSlow
 
 KNOWN_EXTENSIONS = (".pbn", ".lin", ".json")
 MAX_FIELD = 1024  # bytes of a form field other than the file
@@ -56,10 +60,13 @@ _UNSAFE = re.compile(r"[^\w.\- ()+,@]+")
 
 def display_name(raw: str) -> str:
     """The client's file name as reports show it: its last part, printable, at most 100
-    characters (never used to name anything on disk)."""
+    characters, its extension kept (never used to name anything on disk)."""
     name = raw.replace("\\", "/").rsplit("/", 1)[-1]
     name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
-    return name[:100] or "upload"
+    if len(name) > 100:  # shortened in its stem: the extension tells the format
+        stem, ext = os.path.splitext(name)
+        name = stem[:100 - len(ext[:10])] + ext[:10]
+    return name or "upload"
 
 
 def download_name(stem: str, extension: str) -> str:
@@ -100,6 +107,7 @@ class _Receiver:
         self.out: IO[bytes] | None = None
         self.value = bytearray()
         self.seen_file = False
+        self.ended = False  # the closing boundary was read
 
     def callbacks(self) -> dict[str, object]:
         return {
@@ -110,6 +118,7 @@ class _Receiver:
             "on_headers_finished": self.headers_finished,
             "on_part_data": self.part_data,
             "on_part_end": self.part_end,
+            "on_end": self.end,
         }
 
     def part_begin(self) -> None:
@@ -161,6 +170,9 @@ class _Receiver:
         elif self.name:
             self.upload.fields[self.name] = self.value.decode("utf-8", "replace")
 
+    def end(self) -> None:
+        self.ended = True
+
     def close(self) -> None:
         if self.out is not None:
             self.out.close()
@@ -174,38 +186,16 @@ def _too_large(limit: int) -> str:
     )
 
 
-IDLE_SECONDS = 30.0  # the longest wait for the next piece of an upload
-UPLOAD_SECONDS = 300.0  # the longest a whole upload may take (32 MB at ~110 KB/s)
-
-
-async def _paced(chunks: AsyncIterator[bytes], idle: float, total: float) -> AsyncIterator[bytes]:
-    """``chunks`` as they come, but a client that stalls for ``idle`` seconds, or trickles
-    for ``total`` seconds in all, is cut off (408): a slow upload must not hold a request
-    (and its temporary folder) open for ever. uvicorn has no such timeout of its own."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + total
-    iterator = chunks.__aiter__()
-    while True:
-        left = deadline - loop.time()
-        if left <= 0:
-            raise UploadError(408, f"the upload took longer than {total:g} s; send it faster")
-        try:
-            chunk = await asyncio.wait_for(iterator.__anext__(), min(idle, left))
-        except StopAsyncIteration:
-            return
-        except TimeoutError:
-            if loop.time() >= deadline:
-                raise UploadError(
-                    408, f"the upload took longer than {total:g} s; send it faster") from None
-            raise UploadError(
-                408, f"the upload stalled (nothing for {idle:g} s); send it again") from None
-        yield chunk
-
-
-async def receive(request: Request, folder: str, limit: int, *, idle: float = IDLE_SECONDS,
-                  total: float = UPLOAD_SECONDS) -> Upload:
+async def receive(request: Request, folder: str, limit: int, *, pace: Pace | None = None,
+                  idle: float | None = None, total: float | None = None) -> Upload:
     """Stream a ``multipart/form-data`` body with a ``file`` field into ``folder``; an
-    upload that stalls ``idle`` seconds or lasts over ``total`` is refused (408)."""
+    upload that does not keep ``pace`` (``idle``, ``total`` override its fields) is
+    refused (408), one without its closing boundary too (400: it is not whole)."""
+    pace = pace or Pace()
+    if idle is not None:
+        pace = replace(pace, idle=idle)
+    if total is not None:
+        pace = replace(pace, total=total)
     content_type, params = parse_options_header(request.headers.get("content-type", ""))
     if content_type != b"multipart/form-data" or b"boundary" not in params:
         raise UploadError(
@@ -218,23 +208,33 @@ async def receive(request: Request, folder: str, limit: int, *, idle: float = ID
     receiver = _Receiver(upload, limit)
     parser = MultipartParser(params[b"boundary"], receiver.callbacks())  # type: ignore[arg-type]
     received = 0
+    clock = pace.clock()
+    chunks = request.stream().__aiter__()
     try:
-        async for chunk in _paced(request.stream(), idle, total):
+        while True:
+            try:
+                chunk = await clock.next(chunks.__anext__())
+            except StopAsyncIteration:
+                break
+            clock.got(len(chunk))
             received += len(chunk)
             if received > limit + MULTIPART_SLACK:
                 raise UploadError(413, _too_large(limit))
             parser.write(chunk)
         parser.finalize()
+    except TooSlow as exc:
+        raise UploadError(408, str(exc)) from None
     except MultipartParseError as exc:
         raise UploadError(400, f"the form data is malformed: {exc}") from exc
     except ClientDisconnect as exc:
         raise UploadError(400, "the upload was interrupted") from exc
     finally:
         receiver.close()
+    if not receiver.ended:
+        raise UploadError(400, "the form data ends before its closing boundary: the upload "
+                               "is not whole (interrupted?); send it again")
     if upload.path is None:
         raise UploadError(400, "no file: send it in a form field named 'file'")
     if upload.size == 0:
         raise UploadError(400, f"{upload.name} is empty: there is nothing to check")
     return upload
-
-

@@ -13,37 +13,20 @@ from dataclasses import dataclass, field
 from bridgefiles.model.auction import EntryKind
 from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Call, CallKind
-from bridgefiles.model.cards import Suit
+from bridgefiles.model.cards import Strain, Suit
 from bridgefiles.model.diagnostic import Diagnostic
-from bridgefiles.model.play import Slot
+from bridgefiles.model.outcome import trick_winner
+from bridgefiles.model.play import PlayedCard, Slot
 from bridgefiles.model.seats import Seat
-from bridgefiles.web.laws import statement
+from bridgefiles.web.findings import Finding, page_findings
+from bridgefiles.web.results import Results, ResultTable
 
-SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
+SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)  # the play grid's columns, on every board
+MAX_AUCTION_ROWS = 40  # rounds of an auction drawn (a hostile file may hold thousands)
+MAX_PLAY_ROWS = 20  # tricks drawn (13, and a few a faulty file adds)
 AUCTION_COLUMNS = (Seat.W, Seat.N, Seat.E, Seat.S)
 SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
 SEVERITIES = ("error", "warning", "info")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One diagnostic as the page lists it."""
-
-    code: str
-    severity: str
-    message: str
-    line: int | None
-    column: int | None
-    law: str | None
-    law_statement: str | None
-    trick: int | None = None
-    seat: str | None = None
-
-    @property
-    def where(self) -> str:
-        if self.line is None:
-            return ""
-        return f"{self.line}:{self.column}" if self.column is not None else str(self.line)
 
 
 @dataclass(frozen=True)
@@ -54,6 +37,8 @@ class Cell:
     suit: str | None = None
     marked: bool = False
     note: str | None = None  # an alert's explanation or a note's text, shown on hover and below
+    led: bool = False  # the card that led its trick
+    won: bool = False  # the card that won its trick
 
 
 @dataclass(frozen=True)
@@ -79,11 +64,17 @@ class BoardView:
     score: str | None
     hands: tuple[Hand, ...]  # N, E, S, W; empty when the file has no deal
     auction: tuple[tuple[Cell | None, ...], ...]  # rows of W N E S
-    play_seats: tuple[str, ...]  # column heads: the opening leader first
+    play_seats: tuple[str, ...]  # column heads: N E S W
     play: tuple[tuple[Cell | None, ...], ...]  # one row a trick
     notes: tuple[str, ...]
     commentary: tuple[str, ...]
     findings: tuple[Finding, ...]
+    more_findings: int = 0  # findings of this board not listed (the JSON report has them)
+    more_calls: int = 0  # calls not drawn
+    more_tricks: int = 0  # tricks not drawn
+    tricks: tuple[tuple[str | None, str | None], ...] = ()  # (leader, winner) of each row
+    scores: tuple[tuple[str, str], ...] = ()  # this table's score, MP, %, IMP (scored)
+    traveller: ResultTable | None = None  # every table's result on this deal
 
     @property
     def severities(self) -> tuple[str, ...]:
@@ -106,7 +97,10 @@ class ReportView:
     infos: int = 0
     file_findings: list[Finding] = field(default_factory=list)
     shown: list[BoardView] = field(default_factory=list)
-    not_shown: int = 0  # boards with findings beyond the page's limit
+    not_shown: int = 0  # boards beyond the page's limit
+    with_findings: int = 0  # boards with findings, shown or not
+    standings: tuple[ResultTable, ...] = ()
+    results_problem: str | None = None  # why the file could not be scored
 
     def count(self, diagnostics: Iterable[Diagnostic]) -> None:
         for d in diagnostics:
@@ -122,20 +116,6 @@ class ReportView:
         every = {f.code for f in self.file_findings}
         every.update(c for b in self.shown for c in b.codes)
         return tuple(sorted(every))
-
-
-def finding(d: Diagnostic) -> Finding:
-    return Finding(
-        code=d.code,
-        severity=d.severity.value,
-        message=d.message,
-        line=d.line,
-        column=d.column,
-        law=d.law,
-        law_statement=statement(d.law),
-        trick=d.trick,
-        seat=d.seat.value if d.seat is not None else None,
-    )
 
 
 def _call_cell(call: Call | None, marked: bool, note: str | None) -> Cell:
@@ -161,11 +141,13 @@ def _known(value: str | None) -> str | None:
     return value if value not in (None, "", "?", "#") else None
 
 
-def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) -> BoardView:
+def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None,
+               results: Results | None = None) -> BoardView:
     """The board as the page draws it; calls and cards a finding points at are marked."""
     at = {(d.line, d.column) for d in findings if d.line is not None and d.column is not None}
     tricks_marked = {(d.trick, d.seat) for d in findings if d.trick is not None}
     deal = board.deal
+    contract = board.contract
     hands: list[Hand] = []
     if deal is not None:
         for seat in SEATS:
@@ -177,10 +159,14 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) 
             hands.append(Hand(seat.value, board.player(seat), suits))
     auction_rows: list[list[Cell | None]] = []
     notes: list[str] = []
+    more_calls = 0
     if board.auction is not None:
         auction = board.auction
         row: list[Cell | None] = [None] * AUCTION_COLUMNS.index(auction.first)
-        for entry in auction.entries:
+        for drawn, entry in enumerate(auction.entries):
+            if len(auction_rows) >= MAX_AUCTION_ROWS:
+                more_calls = len(auction.entries) - drawn
+                break
             ann = entry.annotations
             note = ann.explanation or _note_text(board, ann.note, in_play=False)
             marked = (entry.line, entry.column) in at
@@ -199,12 +185,19 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) 
         notes.extend(f"{n.index}: {n.text}" for n in auction.notes)
     play_seats: tuple[str, ...] = ()
     play_rows: list[tuple[Cell | None, ...]] = []
+    tricks: list[tuple[str | None, str | None]] = []
+    more_tricks = 0
     if board.play is not None:
-        order = tuple(board.play.first.offset(i) for i in range(4))
-        play_seats = tuple(s.value for s in order)
-        for n, trick in enumerate(board.play.tricks(), start=1):
+        play_seats = tuple(s.value for s in SEATS)
+        recorded = board.play.tricks()
+        more_tricks = max(0, len(recorded) - MAX_PLAY_ROWS)
+        leader: Seat | None = board.play.first
+        strain = contract.strain if contract is not None else None
+        for n, trick in enumerate(recorded[:MAX_PLAY_ROWS], start=1):
+            winner = _winner(trick, leader, strain)
+            tricks.append((leader.value if leader else None, winner.value if winner else None))
             cells: list[Cell | None] = []
-            for seat in order:
+            for seat in SEATS:
                 slot = trick.get(seat)
                 if slot is None or slot.slot is not Slot.CARD or slot.card is None:
                     cells.append(None if slot is None else Cell(slot.slot.value))
@@ -213,8 +206,10 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) 
                 note = slot.annotations.explanation or _note_text(
                     board, slot.annotations.note, in_play=True
                 )
-                cells.append(Cell(slot.card.rank.char, slot.card.suit.value, marked, note))
+                cells.append(Cell(slot.card.rank.char, slot.card.suit.value, marked, note,
+                                  led=seat is leader, won=seat is winner))
             play_rows.append(tuple(cells))
+            leader = winner  # unknown once a trick is not whole
         notes.extend(f"{n.index}: {n.text}" for n in board.play.notes)
     commentary = [c.text for c in board.comments]
     for tag in board.tags:
@@ -230,7 +225,8 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) 
     if board.play is not None:
         for slot in board.play.slots:
             commentary.extend(c.text for c in slot.annotations.comments)
-    contract = board.contract
+    shown, more_findings = page_findings(board, findings)
+    index = board.index
     return BoardView(
         index=board.index,
         label=board.label,
@@ -250,5 +246,25 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None) 
         play=tuple(play_rows),
         notes=tuple(notes),
         commentary=tuple(commentary),
-        findings=tuple(finding(d) for d in findings),
+        findings=shown,
+        more_findings=more_findings,
+        more_calls=more_calls,
+        more_tricks=more_tricks,
+        tricks=tuple(tricks),
+        scores=results.scores.get(index, ()) if results is not None else (),
+        traveller=results.travellers.get(index) if results is not None else None,
     )
+
+
+def _winner(trick: dict[Seat, PlayedCard], leader: Seat | None,
+            strain: Strain | None) -> Seat | None:
+    """Who won a whole trick of cards led by ``leader`` (Law 44, the model's one rule)."""
+    if leader is None or strain is None:
+        return None
+    cards = []
+    for k in range(4):
+        slot = trick.get(leader.offset(k))
+        if slot is None or slot.slot is not Slot.CARD or slot.card is None:
+            return None
+        cards.append(slot.card)
+    return trick_winner(leader, cards, strain)

@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from dataclasses import dataclass
 from typing import Literal
 
 import bridgefiles as bf
 from bridgefiles.formats import registry
-from bridgefiles.web.view import ReportView, board_view, finding
+from bridgefiles.limits import Limits
+from bridgefiles.web.findings import finding
+from bridgefiles.web.results import Laws as Laws
+from bridgefiles.web.results import score_file
+from bridgefiles.web.view import ReportView, board_view
 
 Target = Literal["pbn", "lin", "json", "csv"]
-Laws = Literal["2017", "2007"]
 TARGETS: tuple[Target, ...] = ("pbn", "lin", "json", "csv")
-METHODS = ("MP", "IMP", "IMP;Butler", "IMP;Cross")
+# A scoring method by the name `bridgefiles score --method` takes, and by the PBN Scoring
+# value that name stands for (the form's values), any case -> that Scoring value.
+METHODS: dict[str, str] = {
+    "MP": "MP", "IMP": "IMP", "Butler": "IMP;Butler", "Butler-2": "IMP;Butler-2",
+    "Cross-IMP": "IMP;Cross", "BAM": "BAM", "Rubber": "Rubber", "Chicago": "Chicago",
+}
+_SCORING = {k.lower(): v for k, v in METHODS.items()}
+_SCORING.update({v.lower(): v for v in METHODS.values()})
 MAX_BOARDS_SHOWN = 400  # boards with findings drawn on one page; the JSON report has them all
 _TEXT_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
@@ -57,12 +68,26 @@ class Options:
 
     @classmethod
     def from_form(cls, fields: dict[str, str]) -> Options:
-        laws: Laws = "2007" if fields.get("laws") == "2007" else "2017"
-        method = fields.get("method", "").strip() or None
-        if method is not None and method not in METHODS:
-            raise InputProblem(f"unknown scoring method {method!r}", 422)
+        edition = fields.get("laws", "").strip() or "2017"
+        if edition not in ("2017", "2007"):  # as --laws refuses it: never a silent default
+            raise InputProblem(f"unknown Laws edition {edition!r}: 2017 or 2007", 422)
+        laws: Laws = "2007" if edition == "2007" else "2017"
+        method = scoring_value(fields.get("method"))
         strict = fields.get("strict", "") not in ("", "0", "false", "off")
         return cls(strict=strict, laws=laws, method=method)
+
+
+def scoring_value(method: str | None) -> str | None:
+    """The Scoring value a method names (None: each board's own); an unknown one is a 422,
+    as ``bridgefiles score --method`` refuses it."""
+    method = (method or "").strip()
+    if not method:
+        return None
+    value = _SCORING.get(method.lower())
+    if value is None:
+        raise InputProblem(
+            f"unknown scoring method {method!r}: one of {', '.join(METHODS)}", 422)
+    return value
 
 
 def warm() -> None:
@@ -84,12 +109,25 @@ def refuse_binary(path: str, name: str) -> None:
         )
 
 
+_GIVE_FORMAT = re.compile(r"\s*\(give the format: [^)]*\)")
+
+
+def _service_words(message: str) -> str:
+    """The library's message as the service says it: the form and the API have no format
+    to give, the file's name or content decides."""
+    if "give the format" not in message:
+        return message
+    return _GIVE_FORMAT.sub("", message) + (
+        " (the service reads PBN and LIN: name the file .pbn or .lin, or check that it is "
+        "one)")
+
+
 def _validated(path: str, name: str, strict: bool, laws: Laws) -> bf.FileReport:
     refuse_binary(path, name)
     report = bf.validate_input(path, name=name, strict=strict, laws=laws)
     if report.status == "unreadable":
         reasons = "; ".join(d.message for d in report.diagnostics) or "cannot read the file"
-        raise InputProblem(reasons, 422)
+        raise InputProblem(_service_words(reasons), 422)
     return report
 
 
@@ -99,30 +137,48 @@ def validate_json(path: str, name: str, strict: bool = False, laws: Laws = "2017
 
 
 def report_view(path: str, name: str, options: Options) -> ReportView:
-    """What the report page shows: the summary and each board with findings."""
+    """What the report page shows: the summary, the standings, and each board with
+    findings or a result of its own (a traveller, or the only table of its deal); a board
+    whose result is a row of another's traveller is drawn only for its findings."""
     report = _validated(path, name, options.strict, options.laws)
-    view = ReportView(name=name, format=report.format)
+    scored = score_file(path, name, options.method, options.laws, report.counts.errors)
+    view = ReportView(name=name, format=report.format, standings=scored.standings,
+                      results_problem=scored.problem)
     counts = report.counts
     view.boards, view.errors, view.warnings, view.infos = (
         counts.boards, counts.errors, counts.warnings, counts.infos)
     view.file_findings = [finding(d) for d in report.diagnostics]
     for board_report in report.boards:
-        if not board_report.diagnostics:
+        index = board_report.board.index
+        if board_report.diagnostics:
+            view.with_findings += 1
+        elif index in scored.covered:
             continue
         if len(view.shown) >= MAX_BOARDS_SHOWN:
             view.not_shown += 1
             continue
         score = board_report.score
         shown = f"NS {score.ns:+d}, EW {score.ew:+d}" if score is not None else None
-        view.shown.append(board_view(board_report.board, board_report.diagnostics, shown))
+        view.shown.append(board_view(board_report.board, board_report.diagnostics, shown,
+                                     scored))
     return view
 
 
 def report_page(path: str, name: str, options: Options, token: str, root: str = "") -> str:
-    """The report page's HTML (rendered here, in the worker, not on the event loop)."""
+    """The report page's HTML (rendered here, in the worker, not on the event loop),
+    within the output budget of its upload (``Limits.output_budget``, as a conversion):
+    past it, fewer boards are drawn and the page says how many are left out."""
     from bridgefiles.web.pages import report_page as render
 
-    return render(report_view(path, name, options), token, options, root)
+    view = report_view(path, name, options)
+    budget = Limits().output_budget(os.path.getsize(path))
+    page = render(view, token, options, root)
+    while budget is not None and len(page.encode("utf-8")) > budget and view.shown:
+        keep = len(view.shown) // 2
+        view.not_shown += len(view.shown) - keep
+        view.shown = view.shown[:keep]
+        page = render(view, token, options, root)
+    return page
 
 
 def _converted(path: str, name: str, target: str, to: str | None, **how: object) -> Output:
@@ -132,7 +188,7 @@ def _converted(path: str, name: str, target: str, to: str | None, **how: object)
     except bf.InternalError:
         raise  # our bug: a 500, never blamed on the file
     except bf.BridgeFileError as exc:
-        raise InputProblem(str(exc), 422) from exc
+        raise InputProblem(_service_words(str(exc)), 422) from exc
     with open(target, "rb") as f:
         data = f.read()
     os.unlink(target)

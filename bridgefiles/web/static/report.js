@@ -12,8 +12,11 @@ document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("li.finding").forEach((li) => {
       li.hidden = !(severities.has(li.dataset.severity) && codes.has(li.dataset.code));
     });
+    // a board with findings goes when all are filtered out; one with results only stays
     document.querySelectorAll("article.board").forEach((board) => {
-      board.hidden = !board.querySelector("li.finding:not([hidden])");
+      if (board.querySelector("li.finding")) {
+        board.hidden = !board.querySelector("li.finding:not([hidden])");
+      }
     });
   };
   boxes.forEach((b) => b.addEventListener("change", apply));
