@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,8 +55,20 @@ class Input:
         return Path(rel)
 
     @property
-    def size(self) -> int:
+    def regular(self) -> bool:
+        """Whether it is a regular file, which can be read twice; a pipe or FIFO
+        (``<(cat x.pbn)``, ``mkfifo``) is read once, like standard input: nothing may
+        peek at it before its reader does."""
         if self.is_stdin:
+            return False
+        try:
+            return stat.S_ISREG(os.stat(self.path).st_mode)
+        except (OSError, ValueError):
+            return False
+
+    @property
+    def size(self) -> int:
+        if not self.regular:
             return 0
         try:
             return os.path.getsize(self.path)

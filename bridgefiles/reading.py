@@ -111,7 +111,10 @@ def open_source(source: Source, name: str | None = None) -> Opened:
         if not isinstance(path, str):
             raise UsageError("give paths as str, not bytes")
         if path == STDIN:
-            return Opened(sys.stdin.buffer, name or "<stdin>")
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:  # the shell closed it (<&-): an error of this run, not ours
+                raise BridgeFileError("standard input is closed: nothing to read")
+            return Opened(stdin, name or "<stdin>")
         try:
             return Opened(open(path, "rb"), name or path, owned=True)
         except OSError as exc:

@@ -105,10 +105,11 @@ def write_results(tasks: list[ConvertTask], jobs: int, fail_on: str | None, quie
         batch.copy_output(result, common.stdout())
     if merge is not None:
         merge_output([t.target for t in tasks if t.target in written], *merge)
-    if report_format == "json":
+    if report_format == "json":  # the report alone on its stream: its summary is inside
         common.echo_err(json.dumps({"version": 1, "files": entries,
                                     "summary": totals.summary.to_json()}, ensure_ascii=False))
-    common.finish(totals, verb, quiet, fail_on, nothing_written=not written)
+    common.finish(totals, verb, quiet or report_format == "json", fail_on,
+                  nothing_written=not written)
 
 
 def text_lines(result: FileResult) -> list[str]:
@@ -257,8 +258,8 @@ def score(files: tuple[str, ...], output: str | None, out_dir: str | None, in_pl
         raise click.UsageError("-o takes one input; use --out-dir or --in-place for several")
     tasks: list[ConvertTask] = []
     for item in items:
-        fmt = own_format(item, source_format)
-        target = targets([item], fmt, output, out_dir, in_place, force)[0]
+        fmt = own_format(item, source_format)  # "": a pipe's, known once it is read
+        target = targets([item], fmt or "pbn", output, out_dir, in_place, force)[0]
         tasks.append(ConvertTask(item, fmt, target, source_format, "preserve", True, verify,
                                  replace=replace, through=through, method=METHODS.get(method or ""),
                                  **common.laws_settings(laws)))
@@ -270,13 +271,17 @@ def score(files: tuple[str, ...], output: str | None, out_dir: str | None, in_pl
 
 
 def own_format(item: Input, forced: str | None) -> str:
-    """The format a scored file is written back in: its own (a URL becomes LIN)."""
+    """The format a scored file is written back in: its own (a URL becomes LIN); ""
+    for a pipe with no telling name (the writer takes the format it was read in)."""
     name = forced or _named_or_sniffed(item)
+    if name == "":
+        return name
     return "lin" if name not in board_formats() else name
 
 
 def _named_or_sniffed(item: Input) -> str:
-    """The name's format, else the content's (standard input is peeked at, not consumed)."""
+    """The name's format, else the content's (standard input is peeked at, not consumed;
+    a pipe or FIFO is not read here at all: "")."""
     if item.is_stdin:
         peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
         head = peek(8192)[:8192] if peek is not None else b""
@@ -284,6 +289,8 @@ def _named_or_sniffed(item: Input) -> str:
         named = registry.from_path(item.path)
         if named is not None:
             return named.name
+        if not item.regular:
+            return ""
         try:
             with open(item.path, "rb") as f:
                 head = f.read(8192)
