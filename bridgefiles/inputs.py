@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bridgefiles.errors import UnreadableInputError, UsageError
 from bridgefiles.formats import registry
+from bridgefiles.reading import COMPRESSED_SUFFIXES
 
 STDIN = "-"
 GLOB_CHARS = frozenset("*?[")
@@ -125,14 +126,16 @@ def _walk(folder: str, extensions: tuple[str, ...], follow_symlinks: bool) -> li
 
 
 def expand(args: Iterable[str], *, follow_symlinks: bool = False) -> list[Input]:
-    """Files, folders (searched recursively for the extensions of readable formats),
+    """Files, folders (searched recursively for the extensions of readable formats, also
+    compressed: ``.pbn.gz``, ``.lin.xz``...),
     globs (``**`` recursive, names in any case) and ``-``.
 
     A plain file name is kept even when it does not exist, so reading it reports it as
     unreadable; a glob that matches nothing is an :class:`UnreadableInputError`.
     Symbolic links found in folders or by globs are left out unless ``follow_symlinks``.
     """
-    extensions = registry.read_extensions()
+    extensions = tuple(e + c for e in registry.read_extensions()
+                       for c in ("", *COMPRESSED_SUFFIXES))
     out: list[Input] = []
     for arg in args:
         if not isinstance(arg, str):
@@ -159,7 +162,10 @@ def output_path(item: Input, out_dir: str | os.PathLike[str], to: str) -> Path:
     """The output for ``item`` below ``out_dir``, mirroring the input tree; it never
     lands outside ``out_dir`` (a :class:`UsageError` if it would)."""
     base = Path(out_dir)
-    target = base / item.relative.with_suffix(registry.extension(to))
+    relative = item.relative
+    if relative.suffix.lower() in COMPRESSED_SUFFIXES:  # x.pbn.gz: x.lin, unpacked
+        relative = relative.with_suffix("")
+    target = base / relative.with_suffix(registry.extension(to))
     inside = os.path.normpath(target)
     root = os.path.normpath(base)
     if os.path.commonpath([os.path.abspath(inside), os.path.abspath(root)]) != os.path.abspath(

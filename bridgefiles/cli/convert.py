@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Literal
@@ -280,21 +279,19 @@ def own_format(item: Input, forced: str | None) -> str:
 
 
 def _named_or_sniffed(item: Input) -> str:
-    """The name's format, else the content's (standard input is peeked at, not consumed;
-    a pipe or FIFO is not read here at all: "")."""
-    if item.is_stdin:
-        peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
-        head = peek(8192)[:8192] if peek is not None else b""
-    else:
-        named = registry.from_path(item.path)
-        if named is not None:
-            return named.name
-        if not item.regular:
-            return ""
+    """The format as the reader will tell it (name, else content, a compressed file by
+    what it unpacks to), for a regular file; "" for standard input, a pipe or a FIFO,
+    which are read once (the writer then takes the format they were read in)."""
+    if not item.regular:
+        return ""
+    from bridgefiles import reading
+
+    try:
+        opened = reading.open_source(item.path)
         try:
-            with open(item.path, "rb") as f:
-                head = f.read(8192)
-        except OSError:
-            return "pbn"
-    sniffed = registry.sniff(head.decode("utf-8", "replace").lstrip("\ufeff"))
-    return sniffed.name if sniffed is not None else "pbn"
+            _, head, kind = reading.unpacked(opened, reading.read_head(opened))
+            return reading.pick_format(None, reading.plain_name(item.path, kind), head).name
+        finally:
+            opened.close()
+    except BridgeFileError:
+        return ""  # unreadable: the reader says why

@@ -9,13 +9,13 @@ the same input. Outputs are written in the request's folder under fixed names.
 
 from __future__ import annotations
 
-import codecs
 import os
 from dataclasses import dataclass
 from typing import Literal
 
 import bridgefiles as bf
 from bridgefiles.formats import registry
+from bridgefiles.reading import binary_input
 from bridgefiles.web.view import ReportView, board_view, finding
 
 Target = Literal["pbn", "lin", "json", "csv"]
@@ -23,7 +23,6 @@ Laws = Literal["2017", "2007"]
 TARGETS: tuple[Target, ...] = ("pbn", "lin", "json", "csv")
 METHODS = ("MP", "IMP", "IMP;Butler", "IMP;Cross")
 MAX_BOARDS_SHOWN = 400  # boards with findings drawn on one page; the JSON report has them all
-_TEXT_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 class InputProblem(Exception):
@@ -75,10 +74,9 @@ def warm() -> None:
 
 
 def refuse_binary(path: str, name: str) -> None:
-    """PBN and LIN are text: a NUL byte in the head (outside UTF-16) means a binary file."""
-    with open(path, "rb") as f:
-        head = f.read(8192)
-    if b"\0" in head and not head.startswith(_TEXT_BOMS):
+    """PBN and LIN are text: the command line's rule (``reading.binary_input``: a NUL in
+    the head outside UTF-16; a compressed file judged by what it unpacks to)."""
+    if binary_input(path):
         raise InputProblem(
             f"{name} is a binary file, not a PBN or LIN text file: nothing was read", 415
         )
