@@ -175,6 +175,46 @@ def output_path(item: Input, out_dir: str | os.PathLike[str], to: str) -> Path:
     return target
 
 
+def output_targets(items: list[Input], to: str, output: str | None = None,
+                   out_dir: str | None = None, *, in_place: bool = False,
+                   force: bool = False) -> list[str]:
+    """Where each input's output in format ``to`` goes (``-``: standard output): ``output``
+    for all (a table of several), below ``out_dir`` mirroring the tree, beside each input
+    (``in_place``), else standard output. Refused (:class:`UsageError`): more than one
+    of those, writing back to standard input, overwriting an input without ``force``,
+    and two inputs that would write one file (``a/event.pbn`` and ``b/event.pbn`` given
+    as two roots). Every command that writes files asks here."""
+    if sum((output is not None, out_dir is not None, in_place)) > 1:
+        raise UsageError("give only one of -o, --out-dir and --in-place")
+    if in_place and any(i.is_stdin for i in items):
+        raise UsageError("--in-place cannot write back to standard input")
+    if output is not None:
+        found = [output] * len(items)
+    elif out_dir is not None:
+        found = [str(output_path(i, out_dir, to)) for i in items]
+    elif in_place:
+        found = [str(Path(i.path).with_suffix(registry.extension(to))) for i in items]
+    else:
+        found = [STDIN] * len(items)
+    if not force and not in_place:
+        for target in found:
+            if target == STDIN or not os.path.exists(target):
+                continue
+            for item in items:
+                if not item.is_stdin and same_file(target, item.path):
+                    raise UsageError(f"{target} is an input; it is never overwritten "
+                                     "without --force (or --in-place)")
+    seen: dict[str, str] = {}
+    for item, target in zip(items, found, strict=True):
+        if target == STDIN or output is not None:
+            continue
+        key = os.path.abspath(target)
+        if key in seen:
+            raise UsageError(f"{seen[key]} and {item.display} would both write {target}")
+        seen[key] = item.display
+    return found
+
+
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     """Whether two names are the same file (or would be, when one does not exist yet)."""
     try:

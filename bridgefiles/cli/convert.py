@@ -17,6 +17,7 @@ from bridgefiles.batch import ConvertTask, FileResult, Input
 from bridgefiles.cli import common
 from bridgefiles.errors import BridgeFileError
 from bridgefiles.formats import registry
+from bridgefiles.inputs import output_targets
 
 # --method: the PBN Scoring value (PBN 10) each name stands for
 METHODS = {"MP": "MP", "IMP": "IMP", "Butler": "IMP;Butler", "Butler-2": "IMP;Butler-2",
@@ -46,43 +47,15 @@ def make_folder(folder: str | Path, why: str) -> None:
 
 def targets(items: list[Input], to: str, output: str | None, out_dir: str | None,
             in_place: bool, force: bool) -> list[str]:
-    """Where each input's output goes; refuses (usage error) to overwrite an input or to
-    write two inputs to one file."""
-    if sum((output is not None, out_dir is not None, in_place)) > 1:
-        raise click.UsageError("give only one of -o, --out-dir and --in-place")
-    if in_place and any(i.is_stdin for i in items):
-        raise click.UsageError("--in-place cannot write back to standard input")
+    """Where each input's output goes (:func:`bridgefiles.inputs.output_targets`: never
+    over an input, never two inputs to one file), or a usage error."""
     if registry.charset(to) is None and output in (None, batch.STDIN) and out_dir is None \
             and not in_place:
         raise click.UsageError(f"{to} is binary: give -o FILE or --out-dir DIR")
     try:
-        if output is not None:
-            found = [output] * len(items)
-        elif out_dir is not None:
-            found = [str(batch.output_path(i, out_dir, to)) for i in items]
-        elif in_place:
-            found = [str(Path(i.path).with_suffix(registry.extension(to))) for i in items]
-        else:
-            found = [batch.STDIN] * len(items)
+        return output_targets(items, to, output, out_dir, in_place=in_place, force=force)
     except BridgeFileError as exc:
         raise click.UsageError(str(exc)) from None
-    if not force and not in_place:
-        for target in found:
-            if target == batch.STDIN or not os.path.exists(target):
-                continue
-            for item in items:
-                if not item.is_stdin and batch.same_file(target, item.path):
-                    raise click.UsageError(f"{target} is an input; it is never overwritten "
-                                           "without --force (or --in-place)")
-    seen: dict[str, str] = {}
-    for item, target in zip(items, found, strict=True):
-        if target == batch.STDIN or output is not None:
-            continue
-        key = os.path.abspath(target)
-        if key in seen:
-            raise click.UsageError(f"{seen[key]} and {item.display} would both write {target}")
-        seen[key] = item.display
-    return found
 
 
 def write_results(tasks: list[ConvertTask], jobs: int, fail_on: str | None, quiet: bool,
