@@ -33,7 +33,7 @@ def test_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "available", lambda: False)
     result = CliRunner().invoke(main, ["analyze", str(need(YOUTH))])
     assert result.exit_code == 2
-    assert "pip install 'bridgefiles[dds]'" in result.output
+    assert "pip install '.[dds]'" in result.output
 
 
 def test_analyze_to_stdout_then_check_is_clean(tmp_path: Path) -> None:

@@ -84,7 +84,7 @@ def test_validate_analyze_without_the_solver_says_so() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT)
     assert proc.returncode == 2, proc.stderr
-    assert "pip install 'bridgefiles[dds]'" in proc.stderr
+    assert "pip install '.[dds]' from the bridgefiles clone" in proc.stderr
 
 
 def test_validate_analyze_help_says_what_it_checks() -> None:

@@ -40,7 +40,8 @@ from bridgefiles.output import check_target, replace_file, temporary_beside, wri
 from bridgefiles.report import failure, finding_text
 from bridgefiles.scoring.board import parse_board_number
 
-MISSING = "hand records need the extra 'pdf': pip install 'bridgefiles[pdf]'"
+MISSING = ("hand records need the extra 'pdf': pip install '.[pdf]' from the bridgefiles "
+           "clone")
 _VUL_TEXT = {Vulnerability.NONE: "None", Vulnerability.NS: "N-S", Vulnerability.EW: "E-W",
              Vulnerability.ALL: "Both"}
 _STRAIN_TEXT = {Strain.NT: "NT", Strain.S: "♠", Strain.H: "♥", Strain.D: "♦", Strain.C: "♣"}

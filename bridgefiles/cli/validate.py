@@ -19,7 +19,7 @@ from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.report import finding_text, json_board
 
 Check = Callable[[bf.Board], list[Diagnostic]]
-ANALYSIS_EXTRA = "bridgefiles[dds]"
+ANALYSIS_EXTRA = "dds"
 
 
 def board_check() -> Check:
@@ -27,15 +27,16 @@ def board_check() -> Check:
     try:
         module = importlib.import_module("bridgefiles.analysis")
         check: Check = module.check_board
-        ready = importlib.import_module("bridgefiles.analysis.solver").available()
+        available = getattr(module, "available", None)  # the solver loads
+        ready = bool(available()) if callable(available) else True
     except (ImportError, AttributeError) as exc:
         ready, why = False, f" ({exc})"
     else:
         why = ""
     if not ready:  # never a check skipped in silence
         raise click.UsageError(
-            f"--analyze needs the double-dummy solver: pip install '{ANALYSIS_EXTRA}' "
-            f"(or '.[dds]' from a clone){why}")
+            f"--analyze needs the double-dummy solver: pip install '.[{ANALYSIS_EXTRA}]' "
+            f"from the bridgefiles clone{why}")
     return check
 
 
