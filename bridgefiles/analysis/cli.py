@@ -86,7 +86,9 @@ def analyze(files: tuple[str, ...], output: str | None, out_dir: str | None, job
         make_folder(out_dir, "the output folder")
     started = time.monotonic()
     status, boards, analysed, changed, found, unsolved = EXIT_OK, 0, 0, 0, 0, 0
-    bar = Bar(len(items), sum(i.size for i in items), enabled=show_progress)
+    sizes = [i.size for i in items]
+    bar = Bar(len(items), sum(sizes), enabled=show_progress, sizes=sizes,
+              jobs=jobs or default_jobs())
     try:
         for item, outcome in zip(items, work.run_tasks(tasks, jobs or default_jobs(), bar),
                                  strict=True):

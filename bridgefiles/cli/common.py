@@ -127,7 +127,9 @@ def run(
     """Results in input order, with the progress bar (on a terminal, on long runs only)."""
     items: list[Input] = [t.item for t in tasks]
     regular = [i for i in items if i.regular]  # a pipe is never peeked at: read once
-    bar = Bar(len(items), sum(i.size for i in items), enabled=show_progress,
+    sizes = [i.size for i in items]
+    bar = Bar(len(items), sum(sizes), enabled=show_progress, sizes=sizes,
+              jobs=1 if len(items) == 1 else jobs or batch.default_jobs(),
               bytes_per_board=batch.bytes_per_board(regular) if regular else None)
     try:
         report = bar if bar.enabled else None  # workers report only when a bar is drawn
