@@ -13,11 +13,10 @@ installed (extra ``dds``).
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from bridgefiles.analysis import solver
 from bridgefiles.analysis.check import RESULT_TABLE, analyse_boards, conditions, solvable_deal
@@ -30,14 +29,19 @@ from bridgefiles.analysis.models import (
     parse_hex,
     parse_optimum_score,
 )
-from bridgefiles.api import load
+from bridgefiles.api import read
 from bridgefiles.errors import BridgeFileError
-from bridgefiles.model.board import Board
+from bridgefiles.files.output import check_target, replace_file, temporary_beside, write_text_file
+from bridgefiles.formats.registry import FileInfo
+from bridgefiles.jobs.report import failure, finding_text
+from bridgefiles.model.board import Board, EscapeLine
 from bridgefiles.model.cards import SUITS_DESCENDING, Strain, Suit
+from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.seats import ROTATION, Seat, Side, Vulnerability
 from bridgefiles.scoring.board import parse_board_number
 
-MISSING = "hand records need the extra 'pdf': pip install 'bridgefiles[pdf]'"
+MISSING = ("hand records need the extra 'pdf': pip install '.[pdf]' from the bridgefiles "
+           "clone")
 _VUL_TEXT = {Vulnerability.NONE: "None", Vulnerability.NS: "N-S", Vulnerability.EW: "E-W",
              Vulnerability.ALL: "Both"}
 _STRAIN_TEXT = {Strain.NT: "NT", Strain.S: "♠", Strain.H: "♥", Strain.D: "♦", Strain.C: "♣"}
@@ -84,6 +88,7 @@ class Event:
     date: str
     site: str
     boards: list[BoardRecord] = field(default_factory=list)
+    unreadable: int = 0  # inputs that could not be read (said through on_finding)
 
 
 def _suit_lines(board: Board, seat: Seat) -> list[SuitLine]:
@@ -169,11 +174,25 @@ def _record(board: Board, table: DDTable | None, par: Par | None) -> BoardRecord
                        par=par_line(par) if par is not None else None)
 
 
-def _in_range(board: Board, wanted: tuple[int, int] | None) -> bool:
+_LEFT_OUT = Diagnostic(code="deal", severity=Severity.WARNING,
+                       message="not printed: its deal is not four hands of 13 different cards")
+Ranges = Sequence[tuple[int, int]]  # --boards 1,3,5-7: ((1, 1), (3, 3), (5, 7))
+
+
+def _ranges(wanted: Ranges | tuple[int, int] | None) -> list[tuple[int, int]] | None:
+    """One range, or several, as a list."""
     if wanted is None:
+        return None
+    if len(wanted) == 2 and all(isinstance(x, int) for x in wanted):
+        return [wanted]  # type: ignore[list-item]
+    return list(wanted)  # type: ignore[arg-type]
+
+
+def _in_range(board: Board, ranges: list[tuple[int, int]] | None) -> bool:
+    if ranges is None:
         return True
     number = parse_board_number(board.board_number)
-    return number is not None and wanted[0] <= number <= wanted[1]
+    return number is not None and any(low <= number <= high for low, high in ranges)
 
 
 def _pretty_date(text: str) -> str:
@@ -183,34 +202,105 @@ def _pretty_date(text: str) -> str:
     return "" if set(text) <= set("?.") else text
 
 
-def collect(paths: Sequence[str], wanted: tuple[int, int] | None = None,
-            solve: bool = True) -> Event:
-    """The boards of the files to print, each deal once (a file with several tables per
-    board repeats it), with its grid and par: carried, else solved when possible."""
-    boards: list[Board] = []
-    seen: set[tuple[str | None, str]] = set()
-    for path in paths:
-        for board in load(path).boards:
-            deal = board.deal
-            key = (board.board_number, deal.pbn(Seat.N) if deal is not None else str(board.index))
-            if key in seen or not _in_range(board, wanted) or deal is None:
-                continue
-            seen.add(key)
-            boards.append(board)
-    tables = [carried_table(b) for b in boards]
-    pars = [carried_par(b) for b in boards]
-    todo = [i for i, b in enumerate(boards)
-            if (tables[i] is None or pars[i] is None) and solvable_deal(b) is not None]
-    if todo and solve and solver.available():
-        for i, analysis in zip(todo, analyse_boards([boards[i] for i in todo]), strict=True):
+def title_directives(directives: Sequence[EscapeLine]) -> dict[str, str]:
+    """BridgeComposer's hand-record titles (``%HRTitleEvent "Club Pairs"``,
+    ``%HRTitleDate 2014.08.11``) by what they title: ``{"Event": ..., "Date": ...}``."""
+    found: dict[str, str] = {}
+    for escape in directives:
+        name, _, value = escape.text.strip().partition(" ")
+        if name.startswith("HRTitle") and len(name) > 7:
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            found.setdefault(name[7:], value.strip())
+    return found
+
+
+def _title(board: Board, titles: dict[str, str], name: str) -> str:
+    """The game's tag, else the file's hand-record title ("0": none)."""
+    value = (board.tag(name) or "").strip()
+    if not value or set(value) <= set("?"):
+        value = titles.get(name, "")
+    return "" if value in ("0", "?") else value
+
+
+class _Pending:
+    """Boards waiting for the solver, a batch at a time (only they are held)."""
+
+    def __init__(self, records: list[BoardRecord | None], solve: bool) -> None:
+        self.records = records
+        self.solve = solve and solver.available()
+        self.boards: list[tuple[int, Board, DDTable | None, Par | None]] = []
+
+    def add(self, board: Board, table: DDTable | None, par: Par | None) -> None:
+        if (table is not None and par is not None) or not self.solve:
+            self.records.append(_record(board, table, par))
+            return
+        self.records.append(None)
+        self.boards.append((len(self.records) - 1, board, table, par))
+        if len(self.boards) >= solver.BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        analyses = analyse_boards([b for _, b, _, _ in self.boards])
+        for (slot, board, table, par), analysis in zip(self.boards, analyses, strict=True):
             if analysis is not None:
-                tables[i] = tables[i] or analysis.table
-                pars[i] = pars[i] or analysis.par
-    first = boards[0] if boards else None
-    event = Event(title=(first.tag("Event") or "").strip() if first else "",
-                  date=_pretty_date((first.tag("Date") or "").strip()) if first else "",
-                  site=(first.tag("Site") or "").strip() if first else "")
-    event.boards = [_record(b, t, p) for b, t, p in zip(boards, tables, pars, strict=True)]
+                table, par = table or analysis.table, par or analysis.par
+            self.records[slot] = _record(board, table, par)
+        self.boards.clear()
+
+
+def collect(paths: Sequence[str], wanted: Ranges | tuple[int, int] | None = None,
+            solve: bool = True, on_finding: Callable[[str], None] | None = None) -> Event:
+    """The boards of the files to print, each deal once (a file with several tables per
+    board repeats it), with its grid and par: carried, else solved when possible.
+
+    Files are read as streams: only a record of each board is kept (and the boards
+    waiting for the solver, a batch at a time). The reading's errors and warnings go to
+    ``on_finding`` as text lines naming their board, and so does each board left out
+    because its deal is not four sound hands (never printed as if it were), and each
+    input that cannot be read (counted in ``Event.unreadable``)."""
+    say = on_finding or (lambda _line: None)
+    ranges = _ranges(wanted)
+    records: list[BoardRecord | None] = []
+    pending = _Pending(records, solve)
+    seen: set[tuple[str | None, str]] = set()
+    event = Event(title="", date="", site="")
+    first = True
+    for path in paths:
+        info = FileInfo()
+        shown = "<stdin>" if path == "-" else path
+        try:
+            for board in read(path, info=info):
+                deal = board.deal
+                if deal is None or not _in_range(board, ranges):
+                    continue
+                for d in board.diagnostics:
+                    if d.severity is not Severity.INFO:
+                        say(finding_text(d, shown, board.label))
+                key = (board.board_number, deal.pbn(Seat.N))
+                if key in seen:
+                    continue
+                seen.add(key)
+                if solvable_deal(board) is None:
+                    say(finding_text(_LEFT_OUT, shown, board.label))
+                    continue
+                if first:
+                    titles = title_directives(info.directives)
+                    event = Event(title=_title(board, titles, "Event"),
+                                  date=_pretty_date(_title(board, titles, "Date")),
+                                  site=_title(board, titles, "Site"))
+                    first = False
+                pending.add(board, carried_table(board), carried_par(board))
+        except BridgeFileError as exc:
+            say(finding_text(failure(shown, exc), shown))
+            event.unreadable += 1
+        for d in info.diagnostics:
+            if d.severity is not Severity.INFO:
+                say(finding_text(d, shown))
+    if pending.boards:
+        pending.flush()
+    event.boards = [r for r in records if r is not None]
     return event
 
 
@@ -231,18 +321,29 @@ def render_html(event: Event, per_page: int = 6, paper: str = "a4") -> str:
         red_strains={_STRAIN_TEXT[Strain.H], _STRAIN_TEXT[Strain.D]})
 
 
-def write_pdf(html: str, target: str) -> None:
-    """Lay the HTML out as PDF into ``target`` (atomically: a temporary file, a rename)."""
+def write_pdf(html: str, target: str, *, through: bool = False) -> None:
+    """Lay the HTML out as PDF into ``target`` as every output is written
+    (``bridgefiles.files.output``: a temporary file beside it with the usual mode, then a
+    rename; a symbolic link, FIFO or device only with ``through``)."""
     try:
         import weasyprint
     except (ImportError, OSError) as exc:
         raise BridgeFileError(MISSING) from exc
-    folder = Path(target).resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=".handrecord.", suffix=".pdf", dir=folder)
-    os.close(fd)
+    check_target(target, through=through)
+    tmp = temporary_beside(target)
     try:
         weasyprint.HTML(string=html).write_pdf(tmp)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
+    except OSError as exc:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
+        raise BridgeFileError(f"{target}: cannot write: {exc.strerror or exc}") from exc
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    replace_file(tmp, target, through=through)
+
+
+def write_html(html: str, target: str, *, through: bool = False) -> None:
+    """The page into ``target`` (UTF-8), atomically, as :func:`write_pdf` writes."""
+    write_text_file([html], target, "utf-8", through=through)

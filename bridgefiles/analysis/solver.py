@@ -27,7 +27,8 @@ from bridgefiles.model.cards import Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.seats import ROTATION, Seat, Vulnerability
 
-MISSING = "double-dummy analysis needs the extra 'dds': pip install 'bridgefiles[dds]'"
+MISSING = ("double-dummy analysis needs the extra 'dds': pip install '.[dds]' from the "
+           "bridgefiles clone")
 BATCH = 40  # DDS's MAXNOOFTABLES: deals per CalcAllTables call with all five strains
 
 # DDS's encodings (dll.h): strains S, H, D, C, NT in tables; NT, S, H, D, C in par

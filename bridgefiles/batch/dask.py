@@ -71,7 +71,7 @@ def empty_frame() -> Any:
     """An empty pandas frame with the table's columns and types (dask's ``meta``)."""
     pd = importlib.import_module("pandas")
 
-    kinds = {"str": "object", "int": "Int64"}
+    kinds = {"str": "object", "int": "Int64", "float": "Float64"}
     return pd.DataFrame(
         {name: pd.Series([], dtype=kinds[kind]) for name, kind in COLUMN_TYPES.items()}
     )
@@ -86,7 +86,7 @@ def frame(rows: Iterable[Row]) -> Any:
         return empty_frame()
     out = pd.DataFrame.from_records(data, columns=list(COLUMNS))
     for name, kind in COLUMN_TYPES.items():
-        out[name] = out[name].astype("Int64" if kind == "int" else "object")
+        out[name] = out[name].astype({"int": "Int64", "float": "Float64"}.get(kind, "object"))
     return out
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from bridgefiles.errors import UnreadableInputError, UsageError
+from bridgefiles.files.reading import COMPRESSED_SUFFIXES
 from bridgefiles.formats import registry
 
 STDIN = "-"
@@ -54,8 +56,20 @@ class Input:
         return Path(rel)
 
     @property
-    def size(self) -> int:
+    def regular(self) -> bool:
+        """Whether it is a regular file, which can be read twice; a pipe or FIFO
+        (``<(cat x.pbn)``, ``mkfifo``) is read once, like standard input: nothing may
+        peek at it before its reader does."""
         if self.is_stdin:
+            return False
+        try:
+            return stat.S_ISREG(os.stat(self.path).st_mode)
+        except (OSError, ValueError):
+            return False
+
+    @property
+    def size(self) -> int:
+        if not self.regular:
             return 0
         try:
             return os.path.getsize(self.path)
@@ -112,14 +126,16 @@ def _walk(folder: str, extensions: tuple[str, ...], follow_symlinks: bool) -> li
 
 
 def expand(args: Iterable[str], *, follow_symlinks: bool = False) -> list[Input]:
-    """Files, folders (searched recursively for the extensions of readable formats),
+    """Files, folders (searched recursively for the extensions of readable formats, also
+    compressed: ``.pbn.gz``, ``.lin.xz``...),
     globs (``**`` recursive, names in any case) and ``-``.
 
     A plain file name is kept even when it does not exist, so reading it reports it as
     unreadable; a glob that matches nothing is an :class:`UnreadableInputError`.
     Symbolic links found in folders or by globs are left out unless ``follow_symlinks``.
     """
-    extensions = registry.read_extensions()
+    extensions = tuple(e + c for e in registry.read_extensions()
+                       for c in ("", *COMPRESSED_SUFFIXES))
     out: list[Input] = []
     for arg in args:
         if not isinstance(arg, str):
@@ -146,7 +162,10 @@ def output_path(item: Input, out_dir: str | os.PathLike[str], to: str) -> Path:
     """The output for ``item`` below ``out_dir``, mirroring the input tree; it never
     lands outside ``out_dir`` (a :class:`UsageError` if it would)."""
     base = Path(out_dir)
-    target = base / item.relative.with_suffix(registry.extension(to))
+    relative = item.relative
+    if relative.suffix.lower() in COMPRESSED_SUFFIXES:  # x.pbn.gz: x.lin, unpacked
+        relative = relative.with_suffix("")
+    target = base / relative.with_suffix(registry.extension(to))
     inside = os.path.normpath(target)
     root = os.path.normpath(base)
     if os.path.commonpath([os.path.abspath(inside), os.path.abspath(root)]) != os.path.abspath(
@@ -154,6 +173,46 @@ def output_path(item: Input, out_dir: str | os.PathLike[str], to: str) -> Path:
     ):
         raise UsageError(f"{item.display}: its output {target} would be outside {out_dir}")
     return target
+
+
+def output_targets(items: list[Input], to: str, output: str | None = None,
+                   out_dir: str | None = None, *, in_place: bool = False,
+                   force: bool = False) -> list[str]:
+    """Where each input's output in format ``to`` goes (``-``: standard output): ``output``
+    for all (a table of several), below ``out_dir`` mirroring the tree, beside each input
+    (``in_place``), else standard output. Refused (:class:`UsageError`): more than one
+    of those, writing back to standard input, overwriting an input without ``force``,
+    and two inputs that would write one file (``a/event.pbn`` and ``b/event.pbn`` given
+    as two roots). Every command that writes files asks here."""
+    if sum((output is not None, out_dir is not None, in_place)) > 1:
+        raise UsageError("give only one of -o, --out-dir and --in-place")
+    if in_place and any(i.is_stdin for i in items):
+        raise UsageError("--in-place cannot write back to standard input")
+    if output is not None:
+        found = [output] * len(items)
+    elif out_dir is not None:
+        found = [str(output_path(i, out_dir, to)) for i in items]
+    elif in_place:
+        found = [str(Path(i.path).with_suffix(registry.extension(to))) for i in items]
+    else:
+        found = [STDIN] * len(items)
+    if not force and not in_place:
+        for target in found:
+            if target == STDIN or not os.path.exists(target):
+                continue
+            for item in items:
+                if not item.is_stdin and same_file(target, item.path):
+                    raise UsageError(f"{target} is an input; it is never overwritten "
+                                     "without --force (or --in-place)")
+    seen: dict[str, str] = {}
+    for item, target in zip(items, found, strict=True):
+        if target == STDIN or output is not None:
+            continue
+        key = os.path.abspath(target)
+        if key in seen:
+            raise UsageError(f"{seen[key]} and {item.display} would both write {target}")
+        seen[key] = item.display
+    return found
 
 
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:

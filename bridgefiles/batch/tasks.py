@@ -179,6 +179,7 @@ def validate_file(task: ValidateTask, report: Report = no_report) -> FileResult:
     if out is not None:
         result.output = out.name
     file_diags: list[Diagnostic] = []
+    counted = Counted((), report)
     try:
         if item.error is not None:
             raise UnreadableInputError(item.error)
@@ -194,10 +195,10 @@ def validate_file(task: ValidateTask, report: Report = no_report) -> FileResult:
             else:
                 out.write("".join(line + "\n" for line in board_lines(board_report, item.display))
                           .encode())
-        result.boards = counted.count
     except BridgeFileError as exc:
         file_diags.append(_failed(result, exc))
     finally:
+        result.boards = counted.count  # the boards listed, also when reading stopped
         if out is not None:
             out.close()
     file_diags[:0] = info.diagnostics
@@ -258,7 +259,7 @@ def convert_file(task: ConvertTask, report: Report = no_report) -> FileResult:
                 raise BridgeFileError(f"{target}: cannot make its folder: "
                                       f"{exc.strerror or exc}") from exc
         done = convert(
-            item.path, target, to=task.to, format=task.source_format, score=task.score,
+            item.path, target, to=task.to or None, format=task.source_format, score=task.score,
             layout=task.layout, laws=task.laws, strict=task.strict, replace=task.replace,
             verify=task.verify, through=task.through and not to_stdout, method=task.method,
             on_diagnostic=found, on_board=counter.tick,
@@ -270,7 +271,11 @@ def convert_file(task: ConvertTask, report: Report = no_report) -> FileResult:
     except BridgeFileError as exc:  # the file fails: status and message, said once
         counter.flush()
         result.boards = counter.count
-        _failed(result, exc)
+        diag = _failed(result, exc)
+        if result.status == "unreadable":  # counted as validate counts it: one error
+            result.add([diag])
+            result.notes.append(finding_text(diag, item.display))
+            result.file_diagnostics.append(diag.to_json())
     if result.status != "ok" and result.output is not None:
         _unlink(result.output)
         result.output = None

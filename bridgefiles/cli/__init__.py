@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from bridgefiles.cli import common
+from bridgefiles.cli import common, streams
 from bridgefiles.cli.convert import convert, score
 from bridgefiles.cli.show import schema, show
 from bridgefiles.cli.validate import validate
@@ -67,6 +67,7 @@ class Commands(click.Group):
         return super().get_command(ctx, cmd_name) or plugin_commands().get(cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
+        streams.attach()
         try:
             try:
                 value = super().invoke(ctx)

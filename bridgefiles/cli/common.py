@@ -16,6 +16,7 @@ from bridgefiles.batch import FileResult, Input
 from bridgefiles.cli.progress import Bar
 from bridgefiles.errors import BridgeFileError
 from bridgefiles.formats import registry
+from bridgefiles.views.render import inert
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 LAWS = ("2017", "2007")
@@ -23,7 +24,9 @@ DEFAULT_LAWS = "2017"
 
 
 def echo_err(message: str) -> None:
-    click.echo(message, err=True)
+    """A line for people on standard error; a file's text in it cannot command the
+    terminal (control characters shown as ``\\x1b``, as ``show`` does)."""
+    click.echo(inert(message), err=True)
 
 
 def for_people(message: str) -> str:
@@ -47,7 +50,9 @@ def write_bytes(data: bytes) -> None:
 
 
 def write_text(text: str) -> None:
-    """Text for people to standard output, in its encoding; what it cannot show as ``?``."""
+    """Text for people to standard output, in its encoding; what it cannot show as ``?``;
+    control characters made inert (line ends kept)."""
+    text = inert(text)
     encoding = getattr(stdout(), "encoding", None) or "utf-8"
     write_bytes(text.encode(encoding, "replace"))
 
@@ -121,8 +126,11 @@ def run(
 ) -> Iterator[FileResult]:
     """Results in input order, with the progress bar (on a terminal, on long runs only)."""
     items: list[Input] = [t.item for t in tasks]
-    bar = Bar(len(items), sum(i.size for i in items), enabled=show_progress,
-              bytes_per_board=batch.bytes_per_board(items) if items else None)
+    regular = [i for i in items if i.regular]  # a pipe is never peeked at: read once
+    sizes = [i.size for i in items]
+    bar = Bar(len(items), sum(sizes), enabled=show_progress, sizes=sizes,
+              jobs=1 if len(items) == 1 else jobs or batch.default_jobs(),
+              bytes_per_board=batch.bytes_per_board(regular) if regular else None)
     try:
         report = bar if bar.enabled else None  # workers report only when a bar is drawn
         for task, result in zip(tasks, batch.run(func, tasks, jobs or None, report),

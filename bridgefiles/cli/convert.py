@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Literal
@@ -15,6 +14,7 @@ import click
 
 from bridgefiles import batch
 from bridgefiles.batch import ConvertTask, FileResult, Input
+from bridgefiles.batch.inputs import output_targets
 from bridgefiles.cli import common
 from bridgefiles.errors import BridgeFileError
 from bridgefiles.formats import registry
@@ -47,43 +47,15 @@ def make_folder(folder: str | Path, why: str) -> None:
 
 def targets(items: list[Input], to: str, output: str | None, out_dir: str | None,
             in_place: bool, force: bool) -> list[str]:
-    """Where each input's output goes; refuses (usage error) to overwrite an input or to
-    write two inputs to one file."""
-    if sum((output is not None, out_dir is not None, in_place)) > 1:
-        raise click.UsageError("give only one of -o, --out-dir and --in-place")
-    if in_place and any(i.is_stdin for i in items):
-        raise click.UsageError("--in-place cannot write back to standard input")
+    """Where each input's output goes (:func:`bridgefiles.batch.inputs.output_targets`: never
+    over an input, never two inputs to one file), or a usage error."""
     if registry.charset(to) is None and output in (None, batch.STDIN) and out_dir is None \
             and not in_place:
         raise click.UsageError(f"{to} is binary: give -o FILE or --out-dir DIR")
     try:
-        if output is not None:
-            found = [output] * len(items)
-        elif out_dir is not None:
-            found = [str(batch.output_path(i, out_dir, to)) for i in items]
-        elif in_place:
-            found = [str(Path(i.path).with_suffix(registry.extension(to))) for i in items]
-        else:
-            found = [batch.STDIN] * len(items)
+        return output_targets(items, to, output, out_dir, in_place=in_place, force=force)
     except BridgeFileError as exc:
         raise click.UsageError(str(exc)) from None
-    if not force and not in_place:
-        for target in found:
-            if target == batch.STDIN or not os.path.exists(target):
-                continue
-            for item in items:
-                if not item.is_stdin and batch.same_file(target, item.path):
-                    raise click.UsageError(f"{target} is an input; it is never overwritten "
-                                           "without --force (or --in-place)")
-    seen: dict[str, str] = {}
-    for item, target in zip(items, found, strict=True):
-        if target == batch.STDIN or output is not None:
-            continue
-        key = os.path.abspath(target)
-        if key in seen:
-            raise click.UsageError(f"{seen[key]} and {item.display} would both write {target}")
-        seen[key] = item.display
-    return found
 
 
 def write_results(tasks: list[ConvertTask], jobs: int, fail_on: str | None, quiet: bool,
@@ -105,10 +77,11 @@ def write_results(tasks: list[ConvertTask], jobs: int, fail_on: str | None, quie
         batch.copy_output(result, common.stdout())
     if merge is not None:
         merge_output([t.target for t in tasks if t.target in written], *merge)
-    if report_format == "json":
+    if report_format == "json":  # the report alone on its stream: its summary is inside
         common.echo_err(json.dumps({"version": 1, "files": entries,
                                     "summary": totals.summary.to_json()}, ensure_ascii=False))
-    common.finish(totals, verb, quiet, fail_on, nothing_written=not written)
+    common.finish(totals, verb, quiet or report_format == "json", fail_on,
+                  nothing_written=not written)
 
 
 def text_lines(result: FileResult) -> list[str]:
@@ -260,8 +233,9 @@ def score(files: tuple[str, ...], output: str | None, out_dir: str | None, in_pl
     tasks: list[ConvertTask] = []
     named = registry.from_path(output) if output not in (None, batch.STDIN) else None
     for item in items:  # -o event.xml: the format its extension names (USEBIO), else its own
+        # own_format gives "" for a pipe's, known once it is read
         fmt = named.name if named is not None and named.write else own_format(item, source_format)
-        target = targets([item], fmt, output, out_dir, in_place, force)[0]
+        target = targets([item], fmt or "pbn", output, out_dir, in_place, force)[0]
         tasks.append(ConvertTask(item, fmt, target, source_format, "preserve", True, verify,
                                  replace=replace, through=through, method=METHODS.get(method or ""),
                                  **common.laws_settings(laws)))
@@ -273,24 +247,28 @@ def score(files: tuple[str, ...], output: str | None, out_dir: str | None, in_pl
 
 
 def own_format(item: Input, forced: str | None) -> str:
-    """The format a scored file is written back in: its own (a URL becomes LIN)."""
+    """The format a scored file is written back in: its own (a URL becomes LIN); ""
+    for a pipe with no telling name (the writer takes the format it was read in)."""
     name = forced or _named_or_sniffed(item)
+    if name == "":
+        return name
     return "lin" if name not in board_formats() else name
 
 
 def _named_or_sniffed(item: Input) -> str:
-    """The name's format, else the content's (standard input is peeked at, not consumed)."""
-    if item.is_stdin:
-        peek = getattr(getattr(sys.stdin, "buffer", None), "peek", None)
-        head = peek(8192)[:8192] if peek is not None else b""
-    else:
-        named = registry.from_path(item.path)
-        if named is not None:
-            return named.name
+    """The format as the reader will tell it (name, else content, a compressed file by
+    what it unpacks to), for a regular file; "" for standard input, a pipe or a FIFO,
+    which are read once (the writer then takes the format they were read in)."""
+    if not item.regular:
+        return ""
+    from bridgefiles.files import reading
+
+    try:
+        opened = reading.open_source(item.path)
         try:
-            with open(item.path, "rb") as f:
-                head = f.read(8192)
-        except OSError:
-            return "pbn"
-    sniffed = registry.sniff(head.decode("utf-8", "replace").lstrip("\ufeff"))
-    return sniffed.name if sniffed is not None else "pbn"
+            _, head, kind = reading.unpacked(opened, reading.read_head(opened))
+            return reading.pick_format(None, reading.plain_name(item.path, kind), head).name
+        finally:
+            opened.close()
+    except BridgeFileError:
+        return ""  # unreadable: the reader says why

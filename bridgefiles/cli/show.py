@@ -10,6 +10,7 @@ import click
 import bridgefiles as bf
 from bridgefiles.cli import common
 from bridgefiles.formats.visitor import PickBoardNumbers, same_number
+from bridgefiles.jobs.report import failure, finding_text
 from bridgefiles.views.render import can_print_symbols, render_board
 
 
@@ -35,21 +36,15 @@ def show(files: tuple[str, ...], board_number: str | None, ascii_only: bool,
                     continue
                 common.write_text(("\n" if shown else "") + render_board(board, symbols) + "\n")
                 shown += 1
-        except bf.BridgeFileError as exc:
-            message = common.for_people(_unprefixed(exc, item.display))
-            common.echo_err(f"{item.display}: error: {message}")
+        except bf.BridgeFileError as exc:  # said as every command says it
+            common.echo_err(common.for_people(finding_text(failure(item.display, exc),
+                                                           item.display)))
             status = common.EXIT_USAGE
     common.stdout().flush()
     if shown == 0 and status == common.EXIT_OK:
         common.echo_err(f"no board {board_number}" if board_number else "no boards")
         status = common.EXIT_FOUND
     sys.exit(status)
-
-
-def _unprefixed(exc: Exception, path: str) -> str:
-    """The message without the path when it starts with it already (said once)."""
-    text = str(exc)
-    return text[len(path) + 2:] if text.startswith(f"{path}: ") else text
 
 
 @click.command()

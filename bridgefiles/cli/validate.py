@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
@@ -18,7 +19,7 @@ from bridgefiles.jobs.report import finding_text, json_board
 from bridgefiles.model.diagnostic import Diagnostic
 
 Check = Callable[[bf.Board], list[Diagnostic]]
-ANALYSIS_EXTRA = "bridgefiles[dds]"
+ANALYSIS_EXTRA = "dds"
 
 
 def board_check() -> Check:
@@ -26,10 +27,16 @@ def board_check() -> Check:
     try:
         module = importlib.import_module("bridgefiles.analysis")
         check: Check = module.check_board
+        available = getattr(module, "available", None)  # the solver loads
+        ready = bool(available()) if callable(available) else True
     except (ImportError, AttributeError) as exc:
+        ready, why = False, f" ({exc})"
+    else:
+        why = ""
+    if not ready:  # never a check skipped in silence
         raise click.UsageError(
-            f"--analyze needs the double-dummy analysis: pip install '{ANALYSIS_EXTRA}' "
-            f"(or '.[dds]' from a clone) ({exc})") from None
+            f"--analyze needs the double-dummy solver: pip install '.[{ANALYSIS_EXTRA}]' "
+            f"from the bridgefiles clone{why}")
     return check
 
 
@@ -54,7 +61,9 @@ def analysis_findings(item: Input, source_format: str | None,
 @click.option("--strict", is_flag=True, help="Stop a file at its first error.")
 @common.fail_on_option("error")
 @click.option("--analyze", is_flag=True,
-              help=f"Also check results against double-dummy analysis (extra {ANALYSIS_EXTRA}).")
+              help="Also check the double-dummy values a file carries (DoubleDummyTricks, "
+                   "OptimumScore, ParContract, OptimumResultTable) against a fresh analysis "
+                   f"of each deal: error[dd-mismatch] (extra {ANALYSIS_EXTRA}).")
 @common.laws_option
 @common.from_option
 @common.jobs_option
@@ -66,8 +75,9 @@ def validate(files: tuple[str, ...], report_format: str, strict: bool, fail_on: 
     """Check FILE... against the PBN standard, the LIN conventions and the Laws."""
     check = board_check() if analyze else None
     items = common.inputs(files)
-    if check is not None and any(i.is_stdin for i in items):
-        raise click.UsageError("--analyze reads each input twice: give files, not '-'")
+    if check is not None and any(i.is_stdin or (os.path.exists(i.path) and not i.regular)
+                                 for i in items):
+        raise click.UsageError("--analyze reads each input twice: give files, not '-' or a pipe")
     report: Literal["text", "json"] = "json" if report_format == "json" else "text"
     tasks = [ValidateTask(item, source_format, strict, report, **common.laws_settings(laws))
              for item in items]

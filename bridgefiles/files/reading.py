@@ -112,7 +112,10 @@ def open_source(source: Source, name: str | None = None) -> Opened:
         if not isinstance(path, str):
             raise UsageError("give paths as str, not bytes")
         if path == STDIN:
-            return Opened(sys.stdin.buffer, name or "<stdin>")
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:  # the shell closed it (<&-): an error of this run, not ours
+                raise BridgeFileError("standard input is closed: nothing to read")
+            return Opened(stdin, name or "<stdin>")
         try:
             return Opened(open(path, "rb"), name or path, owned=True)
         except OSError as exc:
@@ -167,6 +170,116 @@ def pick_format(format: str | None, path: str | None, head: bytes) -> Format:
     return fmt
 
 
+# Compressed inputs, told by their first bytes (never by their name): read through the
+# standard library's decompressors, so an archive's ``.pbn.gz`` reads as its PBN.
+COMPRESSIONS: dict[bytes, str] = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz"}
+COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
+
+
+def compression(head: bytes) -> str | None:
+    """``gzip``, ``bz2`` or ``xz`` when the bytes start as such a file does."""
+    for magic, kind in COMPRESSIONS.items():
+        if head.startswith(magic):
+            return kind
+    return None
+
+
+class _Prefixed(io.RawIOBase):
+    """The bytes already read (the head), then the rest of the stream."""
+
+    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
+        self.head = head
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.head:
+            n = min(len(buffer), len(self.head))
+            buffer[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class _Decompressed(io.RawIOBase):
+    """A compressed stream's bytes, unpacked as they are read; damaged data is the
+    input's fault (:class:`UnreadableInputError`), never a crash."""
+
+    def __init__(self, kind: str, head: bytes, stream: IO[bytes], where: str) -> None:
+        import bz2
+        import gzip
+        import lzma
+
+        raw = io.BufferedReader(_Prefixed(head, stream))
+        self.kind = kind
+        self.where = where
+        self.inner: IO[bytes] = (
+            gzip.GzipFile(fileobj=raw, mode="rb") if kind == "gzip"  # type: ignore[assignment]
+            else bz2.BZ2File(raw) if kind == "bz2" else lzma.LZMAFile(raw))  # noqa: SIM115
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        import lzma
+        import zlib
+
+        try:
+            return self.inner.read(size)
+        except (OSError, EOFError, zlib.error, lzma.LZMAError) as exc:
+            raise UnreadableInputError(
+                f"{self.where}: its {self.kind} data cannot be unpacked: {exc}") from exc
+
+
+def plain_name(path: str | None, kind: str | None) -> str | None:
+    """The name without the compression's suffix (``x.pbn.gz``: ``x.pbn``), which the
+    format is told from."""
+    if path is None or kind is None:
+        return path
+    lower = path.lower()
+    for suffix in COMPRESSED_SUFFIXES:
+        if lower.endswith(suffix):
+            return path[: -len(suffix)]
+    return path
+
+
+def unpacked(opened: Opened, head: bytes) -> tuple[IO[bytes], bytes, str | None]:
+    """The stream to read the text from, its head, and the compression it was unpacked
+    from (None: read as it is)."""
+    kind = compression(head)
+    if kind is None:
+        return opened.stream, head, None
+    stream: IO[bytes] = _Decompressed(  # type: ignore[assignment]
+        kind, head, opened.stream, opened.path or "input")
+    return stream, read_head(Opened(stream, opened.path)), kind
+
+
+def refuse_binary(format: str | None, head: bytes, where: str | None) -> None:
+    """A binary file is refused, unless the caller named the format to read it as."""
+    if format is None and registry.binary(head):
+        readable = " or ".join(repr(n) for n in registry.names(kind="boards", readable=True))
+        raise UnreadableInputError(
+            f"{where or 'input'}: a binary file, not PBN, LIN or JSON text: nothing was read "
+            f"(give the format: {readable} to read it anyway)")
+
+
+def binary_input(path: str) -> bool:
+    """Whether the file at ``path`` is binary by :func:`refuse_binary`'s rule (a
+    compressed file is judged by what it unpacks to): the upload service's 415."""
+    opened = open_source(path)
+    try:
+        _, head, _ = unpacked(opened, read_head(opened))
+    except UnreadableInputError:
+        return True
+    finally:
+        opened.close()
+    return registry.binary(head)
+
+
 def chunks(stream: IO[bytes], first: bytes, limit: int | None = None) -> Iterator[bytes]:
     """The bytes of a stream a chunk at a time; no more than one byte past ``limit`` is
     read (enough for the decoder to report the limit)."""
@@ -196,8 +309,9 @@ def stream_boards(
     opened: Opened, format: str | None, options: ReadOptions, info: FileInfo
 ) -> Iterator[Board]:
     """Decode, parse and bound the boards of an open source; ``info`` learns the file."""
-    head = read_head(opened)
-    fmt = pick_format(format, opened.path, head)
+    stream, head, kind = unpacked(opened, read_head(opened))
+    refuse_binary(format, head, opened.path)
+    fmt = pick_format(format, plain_name(opened.path, kind), head)
     assert fmt.read is not None
     decoder = LineDecoder(
         path=opened.path,
@@ -207,7 +321,7 @@ def stream_boards(
         line_setting=fmt.line_limit,
     )
     batches = decoder.read_batches(
-        counted(opened, chunks(opened.stream, head, options.limits.max_file_size))
+        counted(opened, chunks(stream, head, options.limits.max_file_size))
     )
 
     def tracked() -> Iterator[list[str]]:

@@ -254,6 +254,21 @@ def sniff(head: str) -> Format | None:
     return best[1]
 
 
+# Text formats only: a NUL byte in the head of a file that does not start with a UTF-16
+# byte order mark means a binary file (an executable, an image, an archive not unpacked),
+# refused before any reader sees it; the command line and the upload service share it.
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def binary(head: bytes) -> bool:
+    """Whether these first bytes (at most a few KB) are a binary file's, not text's.
+
+    >>> binary(b"\x7fELF\x02\x01\x01\x00"), binary(b'[Board "1"]\n')
+    (True, False)
+    """
+    return b"\0" in head and not head.startswith(_UTF16_BOMS)
+
+
 _loaded = False
 
 

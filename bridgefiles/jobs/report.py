@@ -22,6 +22,7 @@ from bridgefiles.formats import registry
 from bridgefiles.formats.registry import FileInfo
 from bridgefiles.limits import Limits
 from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.views.render import inert
 
 Status = Literal["ok", "failed", "unreadable"]
 
@@ -73,11 +74,14 @@ class FileReport:
 
 
 def failure(path: str, exc: BridgeFileError) -> Diagnostic:
-    """An input that could not be read (on) as a file diagnostic, its path said once."""
+    """An input that could not be read (on) as a file diagnostic, its path said once:
+    ``unreadable`` when it could not be read at all (missing, a folder, no known format),
+    the same error in every command's count."""
     message = str(exc)
     if message.startswith(f"{path}: "):
         message = message[len(path) + 2 :]
-    code = "internal" if isinstance(exc, InternalError) else "syntax"
+    code = ("internal" if isinstance(exc, InternalError)
+            else "unreadable" if isinstance(exc, UnreadableInputError) else "syntax")
     diag = exc.diagnostic
     if diag is not None and diag.severity is Severity.ERROR:
         return diag
@@ -163,7 +167,9 @@ def finding_text(diag: Diagnostic, path: str, label: str | None = None) -> str:
     ``event.pbn:71:9: warning[revoke] board 4 (Open): West revoked... (Law 64A1)``.
 
     ``label`` is the board's (:attr:`Board.label`); without it the diagnostic's own
-    ``board`` (a number, or a label) names it."""
+    ``board`` (a number, or a label) names it. The file's text in it is made inert
+    (:func:`bridgefiles.views.render.inert`): a board label holding ESC or BEL reaches a
+    terminal as ``\\x1b``, never as a command to it."""
     text = diag.format(path)
     name = label or diag.board
     if name and not name.startswith(("board ", "game ")):
@@ -174,7 +180,7 @@ def finding_text(diag: Diagnostic, path: str, label: str | None = None) -> str:
         if at >= 0:
             cut = at + len(head)
             text = f"{text[:cut]}{name}: {text[cut:]}"
-    return text
+    return inert(text)
 
 
 def board_lines(report: BoardReport, path: str) -> list[str]:

@@ -60,6 +60,7 @@ CODES: frozenset[str] = frozenset(
         "laws-edition",
         "dd-mismatch",
         "internal",
+        "unreadable",  # an input that cannot be read at all (missing, a folder, no format)
     }
 )
 

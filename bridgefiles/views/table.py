@@ -36,9 +36,13 @@ from bridgefiles.checks.validate import validate_board
 from bridgefiles.model.auction import EntryKind
 from bridgefiles.model.board import Board
 from bridgefiles.model.play import Slot
-from bridgefiles.model.seats import Seat
+from bridgefiles.model.seats import Seat, Side
+from bridgefiles.scoring.values import SidedValue
 
-# Column name -> kind ("str" or "int"); every value may also be missing (None).
+# Column name -> kind ("str", "int" or "float"); every value may also be missing (None).
+# mp, percentage and imp are the tags as written ("NS 2 EW 18"); the _ns and _ew columns
+# beside them are the numbers each side is given, to add up (IMPs given for one side
+# only are the other's negative; matchpoints and percentages are never derived).
 COLUMN_TYPES: dict[str, str] = {
     "file": "str",
     "index": "int",
@@ -66,8 +70,14 @@ COLUMN_TYPES: dict[str, str] = {
     "score_ns": "int",
     "score_ew": "int",
     "mp": "str",
+    "mp_ns": "float",
+    "mp_ew": "float",
     "percentage": "str",
+    "percentage_ns": "float",
+    "percentage_ew": "float",
     "imp": "str",
+    "imp_ns": "float",
+    "imp_ew": "float",
     "errors": "int",
     "warnings": "int",
 }
@@ -212,7 +222,25 @@ def board_row(board: Board, path: str | None = None) -> Row:
         "imp": _tag(board, "ScoreIMP"),
     }
     row.update(_replay(board))
+    declarer = Seat(row["declarer"]) if row.get("declarer") else board.declarer
+    for column, zero_sum in (("mp", False), ("percentage", False), ("imp", True)):
+        row[f"{column}_ns"], row[f"{column}_ew"] = _sides(row[column], declarer, zero_sum)
     return {name: row.get(name) for name in COLUMNS}
+
+
+def _sides(text: str | None, declarer: Seat | None,
+           zero_sum: bool) -> tuple[float | None, float | None]:
+    """The NS and EW numbers of a score tag's five forms (PBN 10.1); None where the tag
+    gives none (or is not one of the forms: the text column keeps it as written)."""
+    if text is None:
+        return None, None
+    try:
+        value = SidedValue.parse(text)
+    except ValueError:
+        return None, None
+    pick = value.points_for if zero_sum else value.given_for
+    ns, ew = pick(Side.NS, declarer), pick(Side.EW, declarer)
+    return (None if ns is None else float(ns)), (None if ew is None else float(ew))
 
 
 def _vulnerable(board: Board) -> str | None:
@@ -266,7 +294,7 @@ def arrow_schema(types: dict[str, str] = COLUMN_TYPES) -> Any:
     """The Arrow schema of a table, from COLUMN_TYPES, so every Parquet file has one."""
     pa = importlib.import_module("pyarrow")
 
-    kinds = {"str": pa.string(), "int": pa.int64()}
+    kinds = {"str": pa.string(), "int": pa.int64(), "float": pa.float64()}
     return pa.schema([(name, kinds[kind]) for name, kind in types.items()])
 
 
@@ -298,10 +326,30 @@ def write_parquet(
     return n
 
 
+PANDAS_KINDS = {"str": "string", "int": "Int64", "float": "Float64"}
+
+
 def pandas_dtypes() -> dict[str, str]:
     """The dtypes that read a table back exactly: ``pd.read_csv(path, dtype=pandas_dtypes(),
-    keep_default_na=False, na_values=[""])`` (board ``01`` stays ``"01"``)."""
-    return {name: ("Int64" if kind == "int" else "string") for name, kind in COLUMN_TYPES.items()}
+    keep_default_na=False, na_values=[""])`` (board ``01`` stays ``"01"``; counts are
+    ``Int64`` with ``<NA>``, never floats with NaN)."""
+    return {name: PANDAS_KINDS[kind] for name, kind in COLUMN_TYPES.items()}
+
+
+def read_frame(source: str | os.PathLike[str]) -> Any:
+    """A table we wrote (CSV or Parquet, by its extension) as a pandas frame with
+    :func:`pandas_dtypes`: every value as written, a neutralised CSV cell as it was
+    (needs pandas; Parquet also pyarrow)."""
+    pd = importlib.import_module("pandas")
+    if os.fspath(source).lower().endswith(".parquet"):
+        frame = pd.read_parquet(source)
+    else:
+        frame = pd.read_csv(source, dtype=pandas_dtypes(), keep_default_na=False,
+                            na_values=[""])
+        for name, kind in COLUMN_TYPES.items():
+            if kind == "str":
+                frame[name] = frame[name].map(uncell, na_action="ignore")
+    return frame.astype(pandas_dtypes())
 
 
 def write_table(
@@ -333,7 +381,8 @@ def read_csv_rows(source: str | os.PathLike[str]) -> Iterator[Row]:
 def _typed(name: str, value: str | None) -> Any:
     if value is None or value == "":
         return None
-    return int(value) if COLUMN_TYPES[name] == "int" else uncell(value)
+    kind = COLUMN_TYPES[name]
+    return int(value) if kind == "int" else float(value) if kind == "float" else uncell(value)
 
 
 def merge_tables(

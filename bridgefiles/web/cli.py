@@ -34,6 +34,9 @@ def serve(host: str, port: int, max_upload_mb: float, workers: int, proxy_header
           max_connections: int) -> None:
     """Run the upload service: a page to check files, and an HTTP API."""
     try:
+        import fastapi  # noqa: F401 - the extra itself: its absence is what is caught
+        import uvicorn  # noqa: F401
+
         from bridgefiles.web.app import Settings, create_app
         from bridgefiles.web.server import run
     except ImportError as exc:

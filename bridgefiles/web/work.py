@@ -9,13 +9,13 @@ the same input. Outputs are written in the request's folder under fixed names.
 
 from __future__ import annotations
 
-import codecs
 import os
 import re
 from dataclasses import dataclass
 from typing import Literal
 
 import bridgefiles as bf
+from bridgefiles.files.reading import binary_input
 from bridgefiles.formats import registry
 from bridgefiles.limits import Limits
 from bridgefiles.web.findings import finding
@@ -34,7 +34,6 @@ METHODS: dict[str, str] = {
 _SCORING = {k.lower(): v for k, v in METHODS.items()}
 _SCORING.update({v.lower(): v for v in METHODS.values()})
 MAX_BOARDS_SHOWN = 400  # boards with findings drawn on one page; the JSON report has them all
-_TEXT_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 class InputProblem(Exception):
@@ -100,10 +99,9 @@ def warm() -> None:
 
 
 def refuse_binary(path: str, name: str) -> None:
-    """PBN and LIN are text: a NUL byte in the head (outside UTF-16) means a binary file."""
-    with open(path, "rb") as f:
-        head = f.read(8192)
-    if b"\0" in head and not head.startswith(_TEXT_BOMS):
+    """PBN and LIN are text: the command line's rule (``reading.binary_input``: a NUL in
+    the head outside UTF-16; a compressed file judged by what it unpacks to)."""
+    if binary_input(path):
         raise InputProblem(
             f"{name} is a binary file, not a PBN or LIN text file: nothing was read", 415
         )

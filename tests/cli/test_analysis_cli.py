@@ -33,7 +33,7 @@ def test_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "available", lambda: False)
     result = CliRunner().invoke(main, ["analyze", str(need(YOUTH))])
     assert result.exit_code == 2
-    assert "pip install 'bridgefiles[dds]'" in result.output
+    assert "pip install '.[dds]'" in result.output
 
 
 def test_analyze_to_stdout_then_check_is_clean(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_refuses_to_overwrite_an_input(tmp_path: Path) -> None:
 def test_unreadable_input_exits_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["analyze", str(tmp_path / "missing.pbn")])
     assert result.exit_code == 2
-    assert "missing.pbn: error:" in result.stderr
+    assert "missing.pbn: error[unreadable] No such file" in result.stderr
 
 
 def test_board_range_parsing() -> None:

@@ -144,7 +144,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bridgefiles", "bridgefiles.diagnostics", "bridgefiles.table", "bridgefiles.dask",
      "bridgefiles.synthetic"),  # the public face and the names kept for old code
     ("bridgefiles.web",),  # the upload service (extra)
-    ("bridgefiles.cli",),  # the command line, thin over all of it
+    # the command line, thin over all of it (with the command modules of the packages
+    # whose extras they need)
+    ("bridgefiles.cli", "bridgefiles.analysis.cli", "bridgefiles.web.cli"),
 )
 
 

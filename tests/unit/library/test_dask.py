@@ -35,7 +35,8 @@ def _records(frame: Any) -> list[dict[str, Any]]:
     out = []
     for row in frame.reset_index(drop=True).to_dict(orient="records"):
         out.append({k: (None if v is None or v is pd.NA else
-                        (int(v) if not isinstance(v, str) else v)) for k, v in row.items()})
+                        (v if isinstance(v, (str, float)) else int(v)))
+                    for k, v in row.items()})
     return out
 
 

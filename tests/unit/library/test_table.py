@@ -113,3 +113,52 @@ def test_vulnerability_reads_back_on_real_files(tmp_path: Path) -> None:
     frame = pd.read_csv(out)
     expected = [r["vulnerable"] for r in board_rows(boards)]
     assert [None if pd.isna(v) else v for v in frame["vulnerable"]] == expected
+
+
+def test_score_columns_have_numbers_beside_the_text() -> None:
+    scored = bf.score(bf.load(SAMPLE))
+    rows = list(board_rows(scored.boards))
+    assert rows[0]["mp"] == "NS 0 EW 4" and (rows[0]["mp_ns"], rows[0]["mp_ew"]) == (0.0, 4.0)
+    assert rows[0]["percentage_ew"] == 100.0
+    # a board's matchpoints add up to its top, for every board of the event
+    for row in rows:
+        assert row["percentage_ns"] + row["percentage_ew"] == 100.0
+    teams = list(board_rows(bf.score(bf.load(FIXTURES / "scoring-teams.pbn")).boards))
+    assert any(r["imp_ns"] for r in teams)
+    for row in teams:
+        if row["imp"] is not None:
+            assert row["imp_ns"] == -row["imp_ew"]
+
+
+@pytest.mark.parametrize("text, ns, ew", [
+    ("NS 2 EW 18", 2.0, 18.0), ("EW -2.5", 2.5, -2.5), ("3", 3.0, -3.0), ("nonsense", None, None),
+])
+def test_one_sided_imps_are_the_others_negative(text: str, ns: float | None,
+                                               ew: float | None) -> None:
+    board = bf.loads(f'[Board "1"]\n[Declarer "N"]\n[ScoreIMP "{text}"]\n'
+                     f'[ScoreMP "{text}"]\n'.encode()).boards[0]
+    row = next(iter(board_rows([board])))
+    assert (row["imp_ns"], row["imp_ew"]) == (ns, ew)
+    if text == "EW -2.5":  # matchpoints are never derived for the side not given
+        assert (row["mp_ns"], row["mp_ew"]) == (None, -2.5)
+
+
+@pytest.mark.parametrize("to", ["csv", "parquet"])
+def test_a_table_reads_back_into_pandas_as_written(tmp_path: Path, to: str) -> None:
+    pd = pytest.importorskip("pandas")
+    if to == "parquet":
+        pytest.importorskip("pyarrow")
+    from bridgefiles.views.table import read_frame
+
+    out = tmp_path / f"t.{to}"
+    scored = bf.score(bf.load(SAMPLE))
+    write_table(scored.boards, out, to)
+    frame = read_frame(out)
+    assert str(frame["tricks"].dtype) == "Int64" and str(frame["errors"].dtype) == "Int64"
+    assert str(frame["mp_ns"].dtype) == "Float64" and str(frame["board"].dtype) == "string"
+    rows = list(board_rows(scored.boards))
+    for name in COLUMNS:
+        assert [None if v is pd.NA else v for v in frame[name].tolist()] == \
+            [r[name] for r in rows], name
+    assert frame["mp_ns"].sum() + frame["mp_ew"].sum() == sum(
+        r["mp_ns"] + r["mp_ew"] for r in rows)

@@ -1,0 +1,161 @@
+"""``analyze``, ``handrecord`` and ``validate --analyze`` as a user runs them: outputs that
+never collide, never go through links and always appear whole; the reading's findings
+reported; boards named; the missing solver said, never skipped in silence."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from shared import FIXTURES, REAL_PBN, need
+
+ROOT = FIXTURES.parent
+SAMPLE = FIXTURES / "sample-event.pbn"
+FAULTY = REAL_PBN / "pybcdd__faulty.pbn"  # board 2: a 10-card North
+COMMON_GAME = REAL_PBN / "bridgeparsers__CommonGame_260119HandRecord.pbn"  # [Event ""]
+WRONG_DD = ('[Board "7"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+            '[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
+            '[DoubleDummyTricks "00000000000000000000"]\n')
+
+pytest.importorskip("endplay", reason="the solver is the extra 'dds' (pip install endplay)")
+
+
+def bf_run(*args: str) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([sys.executable, "-m", "bridgefiles.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, env={**os.environ, "LC_ALL": "C.UTF-8"})
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    return proc
+
+
+def two_events(tmp_path: Path) -> Path:
+    """col/a/event.pbn and col/b/event.pbn: one name in two folders."""
+    for part, source in (("a", need(FAULTY)), ("b", SAMPLE)):
+        (tmp_path / "col" / part).mkdir(parents=True)
+        (tmp_path / "col" / part / "event.pbn").write_bytes(source.read_bytes())
+    return tmp_path / "col"
+
+
+def test_analyze_refuses_two_inputs_onto_one_output(tmp_path: Path) -> None:
+    col = two_events(tmp_path)
+    proc = bf_run("analyze", "--out-dir", str(tmp_path / "out"), str(col / "a"), str(col / "b"))
+    assert proc.returncode == 2
+    assert "would both write" in proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_analyze_mirrors_the_tree_and_says_why_boards_were_not_analysed(tmp_path: Path) -> None:
+    col = two_events(tmp_path)
+    proc = bf_run("analyze", "--out-dir", str(tmp_path / "out"), str(col))
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*.pbn")
+                  ) == ["a/event.pbn", "b/event.pbn"]
+    # the reading's finding, naming its board, and the count of boards not analysed, with why
+    assert re.search(r"a/event\.pbn:11:7: error\[deal\] board 2: Deal: hands hold", proc.stderr)
+    assert "14 boards, 13 analysed (1 without a full deal of four 13-card hands)" in proc.stderr
+
+
+def test_analyze_dd_mismatch_names_the_board(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong.pbn"
+    wrong.write_text(WRONG_DD, encoding="utf-8")
+    proc = bf_run("analyze", "--check", str(wrong))
+    assert proc.returncode == 1
+    assert f"{wrong}:5:1: error[dd-mismatch] board 7: DoubleDummyTricks" in proc.stdout
+    validated = bf_run("validate", "--analyze", str(wrong))
+    assert "error[dd-mismatch] board 7: DoubleDummyTricks" in validated.stdout
+
+
+def test_analyze_draws_a_progress_bar(tmp_path: Path) -> None:
+    proc = bf_run("analyze", str(need(COMMON_GAME)), "-o", str(tmp_path / "out.pbn"),
+                  "--progress")
+    assert proc.returncode == 0
+    assert re.search(r"\d+%\|.*boards.*files", proc.stderr), proc.stderr
+
+
+def test_validate_analyze_without_the_solver_says_so() -> None:
+    """With endplay absent, --analyze is a usage error naming the extra, not a silent pass."""
+    code = ("import sys; sys.modules['endplay'] = None; sys.argv = ['bridgefiles', 'validate', "
+            f"'--analyze', {str(SAMPLE)!r}]; from bridgefiles.cli import main; main()")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT)
+    assert proc.returncode == 2, proc.stderr
+    assert "pip install '.[dds]' from the bridgefiles clone" in proc.stderr
+
+
+def test_validate_analyze_help_says_what_it_checks() -> None:
+    text = " ".join(bf_run("validate", "--help").stdout.split())
+    assert "double-dummy values a file carries" in text
+    assert "results against double dummy" not in text
+
+
+# -- hand records ------------------------------------------------------------------------
+
+needs_jinja = pytest.mark.skipif(importlib.util.find_spec("jinja2") is None,
+                                 reason="hand records are the extra 'pdf' (jinja2)")
+
+
+@needs_jinja
+def test_handrecord_leaves_out_impossible_hands_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "faulty.html"
+    proc = bf_run("handrecord", str(need(FAULTY)), "-o", str(out))
+    assert proc.returncode == 0
+    assert "error[deal] board 2: Deal: hands hold different numbers of cards" in proc.stderr
+    assert "warning[deal] board 2: not printed" in proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert 'id="board-1"' in text and 'id="board-2"' not in text
+
+
+@needs_jinja
+def test_handrecord_board_lists_and_hand_record_titles(tmp_path: Path) -> None:
+    out = tmp_path / "cg.html"
+    proc = bf_run("handrecord", str(need(COMMON_GAME)), "-o", str(out), "--boards", "1,3,5-7")
+    assert proc.returncode == 0, proc.stderr
+    text = out.read_text(encoding="utf-8")
+    assert re.findall(r'id="board-(\d+)"', text) == ["1", "3", "5", "6", "7"]
+    # [Event ""]: the file's %HRTitleEvent names the event
+    assert "Monday 01/19/2026 -  Common Game (2601501)" in text
+    assert "Hand records" not in re.sub(r"<style.*?</style>", "", text, flags=re.S)
+
+
+@needs_jinja
+def test_handrecord_writes_like_every_output(tmp_path: Path) -> None:
+    """A regular file with the usual mode, never through a symbolic link (unless asked),
+    and a full device blamed by its name."""
+    out = tmp_path / "records.html"
+    assert bf_run("handrecord", str(SAMPLE), "-o", str(out)).returncode == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
+    link = tmp_path / "link.html"
+    link.symlink_to(out)
+    before = out.read_bytes()
+    proc = bf_run("handrecord", str(SAMPLE), "-o", str(link), "--boards", "1")
+    assert proc.returncode == 2 and "symbolic link" in proc.stderr
+    assert out.read_bytes() == before and link.is_symlink()
+    full = tmp_path / "full.html"
+    full.symlink_to("/dev/full")
+    proc = bf_run("handrecord", str(SAMPLE), "-o", str(full), "--write-through")
+    assert proc.returncode == 1
+    assert f"{full}: cannot write: No space left on device" in proc.stderr
+    assert "standard output" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full.html", "link.html",
+                                                          "records.html"]
+
+
+@needs_jinja
+def test_handrecord_pdf_has_the_usual_mode(tmp_path: Path) -> None:
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError) as exc:
+        pytest.skip(f"weasyprint cannot load: {exc}")
+    out = tmp_path / "records.pdf"
+    assert bf_run("handrecord", str(SAMPLE), "-o", str(out), "--boards", "1-2").returncode == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
+    assert out.read_bytes().startswith(b"%PDF")
