@@ -88,8 +88,10 @@ def adapt(board: Board, target: str) -> Board:
     """
     source, goal = family(board.format), family(target)
     if goal == "pbn":
-        # strings from anywhere (JSON is untrusted, whatever format it names) are made
-        # safe for PBN, each change said
+        if source == goal and board.source is not None:
+            return board  # read from PBN text as it stands: its strings came from there
+        # strings from anywhere else (JSON is untrusted, whatever format it names) are
+        # made safe for PBN, each change said
         changed = board if source in (goal, None) else _to_pbn(board)
         found: list[Diagnostic] = []
         safe = _lost(pbn_safe(changed, lambda message: _say(found, changed, message)), found)

@@ -110,9 +110,12 @@ def _tag(pair: TagPair, say: Say) -> TagPair | None:
         return None
     update = _tag_value(pair.value, pair.raw, pair.comments, "value", f"the {pair.name} tag",
                         lambda text: text, say)
+    # a section's data may run over lines (the reader keeps them joined by line ends):
+    # each line must read back as section text, never as a tag, comment or escape
     if pair.section and not all(
         not _BREAK.search(line) and all(_ELEMENT.fullmatch(e) for e in _elements(line))
-        for line in pair.section
+        for data in pair.section
+        for line in data.replace("\r\n", "\n").split("\n")
     ):
         say(f"section data after the {pair.name} tag is not PBN section text: not written")
         update["section"] = ()

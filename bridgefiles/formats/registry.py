@@ -261,12 +261,26 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def binary(head: bytes) -> bool:
-    """Whether these first bytes (at most a few KB) are a binary file's, not text's.
+    r"""Whether these first bytes (at most a few KB) are a binary file's, not one of ours:
+    a NUL outside UTF-16, unless a format of fixed records that pads with NULs (a dealing
+    machine's BRI, DGE, DUP) knows the content.
 
     >>> binary(b"\x7fELF\x02\x01\x01\x00"), binary(b'[Board "1"]\n')
     (True, False)
     """
-    return b"\0" in head and not head.startswith(_UTF16_BOMS)
+    if b"\0" not in head or head.startswith(_UTF16_BOMS):
+        return False
+    sample = head[:512]
+    if len(sample) >= 4 and (not sample[0::2].strip(b"\0") or not sample[1::2].strip(b"\0")):
+        return False  # UTF-16 text with no byte order mark: the readers say its encoding
+    _load_builtin()
+    text = head.decode("latin-1")
+    padded = (f for name, f in _FORMATS.items() if name in _NUL_PADDED and f.read is not None)
+    return not any(f.sniff(text) > 0 for f in padded)
+
+
+# Formats of fixed records padded with NULs: a NUL in their head is theirs, not a binary's.
+_NUL_PADDED = ("bri", "dge", "dup")
 
 
 _loaded = False

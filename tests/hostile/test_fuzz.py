@@ -18,6 +18,7 @@ from shared import CORPUS
 from strategies import boards, corpus_files, events, mutated
 
 import bridgefiles as bf
+from bridgefiles import api
 from bridgefiles.model import Board, Table
 from bridgefiles.model.content import game_content, same_game
 from bridgefiles.testing import fuzzing
@@ -98,7 +99,7 @@ def test_exercise_reports_a_crash_it_is_given(monkeypatch: pytest.MonkeyPatch) -
     def broken(*args: object, **kwargs: object) -> bf.BridgeFile:
         raise KeyError("boom")
 
-    monkeypatch.setattr(bf, "loads", broken)
+    monkeypatch.setattr(api, "loads", broken)  # the verbs fuzzing calls
     outcome = fuzzing.exercise(b"anything", formats=["json"])
     assert outcome.crash is not None
     assert outcome.crash.signature.startswith("KeyError@")

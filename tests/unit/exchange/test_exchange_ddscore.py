@@ -85,7 +85,7 @@ def test_no_solver_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None
         raise solver.AnalysisUnavailable(solver.MISSING)
 
     monkeypatch.setattr(solver, "_dds", missing)
-    with pytest.raises(bf.BridgeFileError, match=r"pip install 'bridgefiles\[dds\]'"):
+    with pytest.raises(bf.BridgeFileError, match=r"pip install '\.\[dds\]'"):
         bf.dd_score(DEAL, "4S", "N", False)
 
 
