@@ -37,6 +37,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if order == "reverse":
         items.reverse()
     elif order.startswith("shuffle:"):
-        random.Random(order.partition(":")[2]).shuffle(items)
+        items[:] = _shuffled(items, random.Random(order.partition(":")[2]))
     elif order != "file":
         raise pytest.UsageError(f"--order takes file, reverse or shuffle:SEED, not {order!r}")
+
+
+def _shuffled(items: list[pytest.Item], draw: random.Random) -> list[pytest.Item]:
+    """The modules in a random order and each module's tests in a random order, as
+    pytest-randomly does: every order a test could meet, while a module's fixtures are
+    still built once (a shuffle across modules rebuilds them at every step)."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.partition("::")[0], []).append(item)
+    names = list(modules)
+    draw.shuffle(names)
+    result: list[pytest.Item] = []
+    for name in names:
+        tests = modules[name]
+        draw.shuffle(tests)
+        result.extend(tests)
+    return result
