@@ -20,6 +20,7 @@ from bridgefiles.formats.lin.auction_play import chronological
 from bridgefiles.formats.lin.tokens import FORMAT as LIN
 from bridgefiles.formats.lin.tokens import HEADER_POSITION
 from bridgefiles.formats.lin_facts import (
+    claim_for_lin,
     dealer_for_lin,
     differences,
     lin_facts,
@@ -32,9 +33,10 @@ from bridgefiles.model.auction import Auction, AuctionEnd, AuctionEntry, EntryKi
 from bridgefiles.model.board import Board, Extra
 from bridgefiles.model.calls import PASS
 from bridgefiles.model.diagnostic import Diagnostic, warning
-from bridgefiles.model.play import Claim, Play, PlayEnd, Slot
+from bridgefiles.model.play import Play, PlayEnd, Slot
 
 LOST = "lost-in-conversion"
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # Formats outside this module (bridgefiles.exchange) that say what they cannot carry:
 # target name -> a function giving the board with its lost-in-conversion warnings added.
 ADAPTERS: dict[str, Callable[[Board], Board]] = {}
@@ -216,15 +218,13 @@ def _to_pbn(board: Board) -> Board:
         else None
     )
     tags = board.tags
-    if any("\n" in t.value or "\r" in t.value for t in tags):
+    broken = [t.name for t in tags if "\n" in t.value or "\r" in t.value]
+    if broken:
         # a LIN value may span lines (a name in pn); a PBN tag value is one line (pbn.md 3)
-        tags = tuple(
-            t.model_copy(update={"value": " ".join(t.value.split())})
-            if "\n" in t.value or "\r" in t.value
-            else t
-            for t in tags
-        )
-        _say(found, board, "line breaks in a tag value written as spaces (a PBN tag is one line)")
+        tags = tuple(t.model_copy(update={"value": _LINE_BREAK.sub(" ", t.value)})
+                     if "\n" in t.value or "\r" in t.value else t for t in tags)
+        _say(found, board, f"line breaks in the value of {', '.join(dict.fromkeys(broken))} "
+             "written as spaces (a PBN tag is one line)")
     changed = board.replace(
         tags=tags,
         auction=new_auction,
@@ -394,6 +394,8 @@ def _auction_to_lin(
                     explanation = text if explanation is None else f"{explanation}; {text}"
                 if note.comments:
                     marks["commentary on notes"] += 1
+        if explanation is not None and "|" in explanation:
+            marks["'|' in explanations written as '/'"] += 1
         if ann.suffix is not None:  # '!' is "good call" (pbn.md 6.3), not an alert
             marks[f"suffix {ann.suffix}"] += 1
         if ann.nags:
@@ -475,27 +477,8 @@ def _play_to_lin(
     if marks:
         listed = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in sorted(marks.items()))
         _say(found, board, f"play items LIN cannot carry: {listed}", play.line)
-    claim = play.claim
-    tricks = board.declarer_tricks
-    counted = own.tricks
-    if counted is not None and counted.final is None and tricks is not None and claim is None:
-        _say(found, board, f"Result {tricks} counts only the tricks played so far (the play "
-             "stops without '*', a partial result, pbn.md 4.3): LIN's mc is a final count, "
-             "so no result is written", play.line)
-    elif (
-        claim is None
-        and (len(order) < 52 or own.play is None or own.play.final is None)
-        and tricks is not None
-        and (play.end is PlayEnd.STOPPED or order)
-    ):
-        claim = Claim(tricks=tricks)
-        if counted is not None and counted.law64:
-            # LIN's mc is the tricks as played and claimed; its reader applies Law 64 on top
-            claim = Claim(tricks=tricks - counted.law64)
-        elif (counted is None or counted.law64 is None) and any(s.revoke for s in play.slots):
-            _say(found, board, "the Result may include a Law 64 revoke transfer the record "
-                 "does not fix; LIN's mc is the claim before it, so the result read back "
-                 "may differ", play.line)
+    claim = claim_for_lin(board, play, len(order), own,
+                          lambda message: _say(found, board, message, play.line))
     slots = tuple(
         s.model_copy(update={"annotations": Annotations()}) if not s.annotations.is_empty else s
         for s in play.slots

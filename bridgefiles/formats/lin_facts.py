@@ -12,6 +12,7 @@ conversion says which fact is lost, for that board (DESIGN invariant 1, issue 24
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from bridgefiles.laws.result import BoardResult, board_result
@@ -19,6 +20,7 @@ from bridgefiles.model.auction import Auction, EntryKind
 from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.outcome import auction_outcome
+from bridgefiles.model.play import Claim, Play, PlayEnd
 from bridgefiles.model.seats import Seat
 
 
@@ -101,6 +103,33 @@ def differences(own: BoardResult, written: Facts, has_calls: bool) -> str | None
     )
 
 
+def claim_for_lin(
+    board: Board, play: Play, cards: int, own: BoardResult, say: Callable[[str], None]
+) -> Claim | None:
+    """The ``mc`` for a board's play of ``cards`` cards: its claim, else its Result when
+    the play does not count the tricks itself (less a Law 64 transfer: LIN's reader
+    applies it on top), never a partial Result (not a final count, pbn.md 4.3)."""
+    claim = play.claim
+    tricks = board.declarer_tricks
+    counted = own.tricks
+    if claim is not None or tricks is None:
+        return claim
+    if counted is not None and counted.final is None:
+        say(f"Result {tricks} counts only the tricks played so far (the play stops without "
+            "'*', a partial result, pbn.md 4.3): LIN's mc is a final count, so no result "
+            "is written")
+        return None
+    counts_itself = cards == 52 and own.play is not None and own.play.final is not None
+    if counts_itself or not (play.end is PlayEnd.STOPPED or cards):
+        return None
+    if counted is not None and counted.law64:
+        return Claim(tricks=tricks - counted.law64)
+    if (counted is None or counted.law64 is None) and any(s.revoke for s in play.slots):
+        say("the Result may include a Law 64 revoke transfer the record does not fix; LIN's "
+            "mc is the claim before it, so the result read back may differ")
+    return Claim(tricks=tricks)
+
+
 def result_for_pbn(board: Board) -> Board:
     """A LIN board whose claim (``mc``, the tricks as played and claimed) has a Law 64
     transfer on top gets the final count as its Result: PBN's Result is the final count
@@ -117,6 +146,7 @@ def result_for_pbn(board: Board) -> Board:
 
 __all__ = [
     "Facts",
+    "claim_for_lin",
     "dealer_for_lin",
     "differences",
     "first_caller",

@@ -83,9 +83,13 @@ def game_text(board: Board) -> str:
 
 
 def _text(lines: list[str], newline: str) -> str:
-    """A game's lines and the empty line after it; comments' own line ends follow suit."""
+    """A game's lines and the empty line after it; comments' own line ends follow suit,
+    whichever of CR LF, CR or LF spells them (a CR LF in a comment written as CR CR LF
+    would read back as two line breaks)."""
     text = "\n".join(lines) + "\n\n"
-    return text if newline == "\n" else text.replace("\n", newline)
+    if newline == "\n":
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", newline)
 
 
 # -- pieces -------------------------------------------------------------------------------
