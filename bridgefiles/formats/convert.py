@@ -36,7 +36,6 @@ from bridgefiles.model.diagnostic import Diagnostic, warning
 from bridgefiles.model.play import Play, PlayEnd, Slot
 
 LOST = "lost-in-conversion"
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # Formats outside this module (bridgefiles.exchange) that say what they cannot carry:
 # target name -> a function giving the board with its lost-in-conversion warnings added.
 ADAPTERS: dict[str, Callable[[Board], Board]] = {}
@@ -217,16 +216,9 @@ def _to_pbn(board: Board) -> Board:
         if auction is not None
         else None
     )
-    tags = board.tags
-    broken = [t.name for t in tags if "\n" in t.value or "\r" in t.value]
-    if broken:
-        # a LIN value may span lines (a name in pn); a PBN tag value is one line (pbn.md 3)
-        tags = tuple(t.model_copy(update={"value": _LINE_BREAK.sub(" ", t.value)})
-                     if "\n" in t.value or "\r" in t.value else t for t in tags)
-        _say(found, board, f"line breaks in the value of {', '.join(dict.fromkeys(broken))} "
-             "written as spaces (a PBN tag is one line)")
+    # a tag value with a line break (a LIN name may span lines) is made one line by
+    # the guard every board bound for PBN passes (formats/guard.pbn_safe), which says so
     changed = board.replace(
-        tags=tags,
         auction=new_auction,
         play=play,
         extras=tuple(kept),

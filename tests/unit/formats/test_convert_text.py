@@ -83,7 +83,7 @@ def _said(value: Any) -> Any:
         value = _LINE_BREAKS.sub("\n", value)
     if isinstance(value, list):
         value = [_said(v) for v in value]
-        value = [v for v in value if v is not None and v != ("", "")]
+        value = [v for v in value if v is not None]
     return None if value in ("", "?") else value or None
 
 
