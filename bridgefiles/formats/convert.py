@@ -464,6 +464,13 @@ def _play_to_lin(
             marks["^R/^L marks"] += 1
     for comment in play.comments:
         extras.append(_nt(comment, calls))
+    leader = own.declarer.lho if own.declarer is not None else None
+    if order and leader is not None and play.first is not leader:
+        # LIN names no leader: its reader takes declarer's LHO (lin.md), so these cards
+        # would read back as played from another seat
+        _say(found, board, f"the play starts with {play.first.full_name}, not the opening "
+             f"leader {leader.full_name}: LIN has no leader of its own, so its cards read "
+             f"back as led by {leader.full_name}", play.line)
     if play.notes:
         marks["play notes"] += len(play.notes)
     if marks:

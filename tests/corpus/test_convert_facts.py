@@ -140,3 +140,22 @@ def test_boards_with_nothing_to_tell_them_apart_are_still_boards() -> None:
     back = through_lin(boards)
     assert [b.board_number for b in back] == [b.board_number for b in boards]
     assert [facts(b)["declarer"] for b in back] == [facts(b)["declarer"] for b in boards]
+
+
+def test_a_play_led_from_another_seat_than_lin_would_lead_is_said() -> None:
+    """aabridge's mitche_097 board 3: 3D by South, then a question "how would you play 3NT
+    from North on a club lead?" with East's C5 as the play. PBN keeps East as the leader
+    (the Play tag); LIN names no leader and its reader leads from declarer's LHO, so
+    the same card reads back from West, who does not hold it (a card-not-held error
+    the file never had): the conversion to LIN says so, for that board."""
+    lin = bf.load(need(REAL_LIN / "aabridge__103_mitche_097.lin")).boards
+    pbn = bf.loads(bf.dumps(lin, format="pbn")).boards
+    board = next(b for b in pbn if b.board_number == "3")
+    assert board.play is not None and board.play.first.full_name == "East"
+    message = said(board, "lin")
+    assert "the play starts with east, not the opening leader west" in message
+    assert [b.board_number for b in pbn if "opening leader" in said(b, "lin")] == ["3"]
+    # led from the seat LIN leads from, the same cards are written with nothing to say
+    assert board.declarer is not None
+    play = board.play.model_copy(update={"first": board.declarer.lho})
+    assert "opening leader" not in said(board.replace(play=play), "lin")
