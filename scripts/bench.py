@@ -171,8 +171,8 @@ def with_formats(code: str, eager: bool) -> str:
 EAGER_FORMATS = True  # --lazy-formats turns it off
 
 # The imports of a worker (its leading import lines) are timed apart from the reading:
-# boards/s is the steady rate, so a library's start-up cost (bridgefiles ~0.3 s, endplay
-# ~0.6 s with its solver library) does not decide a comparison of reading speed. The
+# boards/s is the steady rate, so a library's start-up cost (endplay loads its solver
+# library) does not decide a comparison of reading speed. The
 # import time is printed beside it, since it matters for a pipeline of small files.
 # CPU time is given too (``cpu_seconds``): on a shared machine it drifts less than wall time.
 _HARNESS = """
@@ -307,8 +307,9 @@ def measure_all(
     """Each (label, kind) the best (fastest) of REPEAT runs, each in a fresh process.
 
     The runs go round the measurements (ours, then each peer's, then ours again...), not
-    one measurement's runs in a row: this machine's speed drifts by 10-25% from one
-    minute to the next, and a slow minute should fall on every library alike."""
+    one measurement's runs in a row: a shared machine's speed drifts from one minute to
+    the next (the README says by how much), and a slow minute should fall on every
+    library alike."""
     best: dict[str, dict[str, float] | str] = {label: "not run" for label, _ in jobs}
     for _ in range(REPEAT):
         for label, kind in jobs:
