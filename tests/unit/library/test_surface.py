@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -180,3 +182,19 @@ def test_convert_real_files_to_a_stream_equals_to_a_path(tmp_path: Path) -> None
             stream = io.BytesIO()
             bf.convert(source, stream, to=to)
             assert stream.getvalue() == target.read_bytes(), (name, to)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("bridgefiles.table", "bridgefiles.views.table"),
+    ("bridgefiles.dask", "bridgefiles.batch.dask"),
+    ("bridgefiles.synthetic", "bridgefiles.testing.synthetic"),
+])
+def test_an_old_module_name_warns_with_its_new_name_and_is_that_module(old: str,
+                                                                       new: str) -> None:
+    code = (f"import warnings, importlib\nwith warnings.catch_warnings(record=True) as w:\n"
+            f"    warnings.simplefilter('always')\n    old = importlib.import_module({old!r})\n"
+            f"print([str(x.message) for x in w if x.category is DeprecationWarning])\n"
+            f"print(old is importlib.import_module({new!r}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.splitlines() == [repr([f"{old} is now {new}"]), "True"], done.stderr
