@@ -204,44 +204,35 @@ def split_imports(code: str) -> tuple[str, str]:
     return "\n".join(lines[:k]), "\n".join(lines[k:])
 
 
+def _cli_worker(args: str, quiet_stdout: bool = False) -> str:
+    """A worker that counts the boards (untimed), then times the command line on them;
+    ``quiet_stdout``: what the command prints goes to /dev/null."""
+    run = f"""try:
+    main([{args}, "-q", "--jobs", str(jobs)])
+except SystemExit:
+    pass"""
+    if quiet_stdout:
+        run = ('import contextlib, io, os\n'
+               'with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):\n'
+               + "".join(f"    {line}\n" for line in run.splitlines()))
+    return f"""
+from bridgefiles import batch
+from bridgefiles.cli import main
+n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
+t0 = time.perf_counter()
+{run}
+"""
+
+
 JOB_WORKERS: dict[str, str] = {
     "read": """
 from bridgefiles import batch
 tasks = [batch.CountTask(i) for i in batch.expand([path])]
 n = sum(r.boards for r in batch.run(batch.count_file, tasks, jobs))
 """,
-    "validate": """
-from bridgefiles import batch
-from bridgefiles.cli import main
-n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
-t0 = time.perf_counter()
-import contextlib, io, os
-with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-    try:
-        main(["validate", path, "-q", "--jobs", str(jobs)])
-    except SystemExit:
-        pass
-""",
-    "convert-lin": """
-from bridgefiles import batch
-from bridgefiles.cli import main
-n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
-t0 = time.perf_counter()
-try:
-    main(["convert", path, "--to", "lin", "--out-dir", out, "-q", "--jobs", str(jobs)])
-except SystemExit:
-    pass
-""",
-    "convert-json": """
-from bridgefiles import batch
-from bridgefiles.cli import main
-n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
-t0 = time.perf_counter()
-try:
-    main(["convert", path, "--to", "json", "--out-dir", out, "-q", "--jobs", str(jobs)])
-except SystemExit:
-    pass
-""",
+    "validate": _cli_worker('"validate", path', quiet_stdout=True),
+    "convert-lin": _cli_worker('"convert", path, "--to", "lin", "--out-dir", out'),
+    "convert-json": _cli_worker('"convert", path, "--to", "json", "--out-dir", out'),
 }
 
 _JOBS_HARNESS = """
