@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from shared import REAL as SHARED
+from shared import REAL_LIN, REAL_PBN, files, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.api import dumps_with_diagnostics
@@ -31,14 +32,10 @@ from bridgefiles.model import (
 from bridgefiles.model.calls import PASS
 from bridgefiles.model.diagnostic import Diagnostic
 
-LIN_FILES = sorted((SHARED / "lin").rglob("*.lin")) if (SHARED / "lin").is_dir() else []
+LIN_FILES = files(REAL_LIN, ".lin")
 # the large PBN files only slow the suite: the small ones show every feature
-PBN_FILES = (
-    sorted(p for p in (SHARED / "pbn").glob("*.pbn") if p.stat().st_size < 200_000)
-    if (SHARED / "pbn").is_dir()
-    else []
-)
-NEED_CORPUS = pytest.mark.skipif(not LIN_FILES, reason=f"shared corpus not found at {SHARED}")
+PBN_FILES = [p for p in files(REAL_PBN, ".pbn") if p.stat().st_size < 200_000]
+NEED_CORPUS = needs_corpus
 
 KEPT_TAGS = (
     "Board",
@@ -277,7 +274,7 @@ def test_lin_to_pbn_to_lin_text(path: Path) -> None:
         assert _game(a) == _game(b), a.label
 
 
-@pytest.mark.skipif(not PBN_FILES, reason=f"shared PBN corpus not found at {SHARED}")
+@needs_corpus
 @pytest.mark.parametrize("path", PBN_FILES[:40], ids=[p.name for p in PBN_FILES[:40]])
 def test_pbn_to_lin_to_pbn(path: Path) -> None:
     loaded = bf.load(path)
@@ -325,7 +322,7 @@ def test_every_lin_board_means_the_same_in_pbn(path: Path) -> None:
         assert _bridge(a) == _bridge(b), a.label
 
 
-@pytest.mark.skipif(not PBN_FILES, reason=f"shared PBN corpus not found at {SHARED}")
+@needs_corpus
 @pytest.mark.parametrize("path", PBN_FILES, ids=[p.name for p in PBN_FILES])
 def test_every_pbn_board_means_the_same_in_lin(path: Path) -> None:
     """PBN -> LIN text -> read: the same contract, declarer and tricks for every board
