@@ -6,6 +6,7 @@ and the text round trips through the PBN writer and reader.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,6 @@ from bridgefiles.model.diagnostic import Diagnostic
 LIN_FILES = files(REAL_LIN, ".lin")
 # the large PBN files only slow the suite: the small ones show every feature
 PBN_FILES = [p for p in files(REAL_PBN, ".pbn") if p.stat().st_size < 200_000]
-NEED_CORPUS = needs_corpus
 
 KEPT_TAGS = (
     "Board",
@@ -51,6 +51,14 @@ KEPT_TAGS = (
     "Contract",
     "Result",
 )
+
+
+def _same_boards(boards: Sequence[Board], again: Sequence[Board],
+                 key: Callable[[Board], Any]) -> None:
+    """The boards read back are as many, and each the same as its original by ``key``."""
+    assert len(again) == len(boards)
+    for a, b in zip(boards, again, strict=True):
+        assert key(a) == key(b), a.label
 
 
 def _movie(board: Board) -> bool:
@@ -96,7 +104,7 @@ def _as_pbn(board: Board) -> Board:
     return adapt(board, "pbn").model_copy(update={"format": "pbn", "source": None})
 
 
-@NEED_CORPUS
+@needs_corpus
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_lin_pbn_lin_through_the_models(path: Path) -> None:
     for board in bf.load(path).boards:
@@ -155,7 +163,7 @@ def test_suit_escapes() -> None:
     assert pbn_text_to_lin("5\\S") == "5!S"
 
 
-@NEED_CORPUS
+@needs_corpus
 def test_vugraph_header_loss_is_reported() -> None:
     board = bf.load(SHARED / "lin" / "vugraph" / "bph__00350.lin").boards[0]
     pbn = adapt(board, "pbn")
@@ -165,7 +173,7 @@ def test_vugraph_header_loss_is_reported() -> None:
     assert pbn.tag("Event") == "EC 2004 Finland-Italy"
 
 
-@NEED_CORPUS
+@needs_corpus
 def test_vugraph_header_loss_is_reported_once_per_file() -> None:
     # the header is copied into every board; what PBN cannot carry of it is one fact
     path = SHARED / "lin" / "vugraph" / "bph__00350.lin"
@@ -259,7 +267,7 @@ def test_team_match_from_pbn_gets_a_vugraph_header() -> None:
     assert again[0].tag("Event") == "Club night"
 
 
-@NEED_CORPUS
+@needs_corpus
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_lin_to_pbn_to_lin_text(path: Path) -> None:
     boards = [b for b in bf.load(path).boards if not _movie(b) and b.deal is not None]
@@ -269,9 +277,7 @@ def test_lin_to_pbn_to_lin_text(path: Path) -> None:
     from_pbn = bf.loads(pbn_text, format="pbn").boards
     lin_text, _ = dumps_with_diagnostics(from_pbn, format="lin")
     again = bf.loads(lin_text, format="lin").boards
-    assert len(again) == len(boards)
-    for a, b in zip(boards, again, strict=True):
-        assert _game(a) == _game(b), a.label
+    _same_boards(boards, again, _game)
 
 
 @needs_corpus
@@ -309,7 +315,7 @@ def _bridge(board: Board) -> tuple[str | None, Seat | None, str | None]:
     return outcome.contract.text, outcome.declarer, tricks  # PBN export writes '?' or
 
 
-@NEED_CORPUS
+@needs_corpus
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_every_lin_board_means_the_same_in_pbn(path: Path) -> None:
     """LIN -> PBN text -> read: every board, movies included, has the same contract,
@@ -317,9 +323,7 @@ def test_every_lin_board_means_the_same_in_pbn(path: Path) -> None:
     boards = bf.load(path).boards
     pbn_text, _ = dumps_with_diagnostics(boards, format="pbn")
     again = bf.loads(pbn_text, format="pbn").boards
-    assert len(again) == len(boards)
-    for a, b in zip(boards, again, strict=True):
-        assert _bridge(a) == _bridge(b), a.label
+    _same_boards(boards, again, _bridge)
 
 
 @needs_corpus
