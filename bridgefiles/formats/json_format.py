@@ -249,13 +249,20 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     else:
         items = [data]
     for index, item in enumerate(items):
-        result = _board(item, index, 1, options)
-        if isinstance(result, Diagnostic):
-            if options.strict:
-                raise StrictModeError(result.format(), result)
-            info.diagnostics.append(result)
-            continue
-        yield result
+        board = _kept(_board(item, index, 1, options), options, info)
+        if board is not None:
+            yield board
+
+
+def _kept(result: Board | Diagnostic, options: ReadOptions, info: FileInfo) -> Board | None:
+    """The board read, or None with the finding that says why it is not one kept in
+    ``info`` (raised in strict mode)."""
+    if isinstance(result, Diagnostic):
+        if options.strict:
+            raise StrictModeError(result.format(), result)
+        info.diagnostics.append(result)
+        return None
+    return result
 
 
 _NOT_READ = object()  # what _value gives for text it could not take as a JSON value
@@ -288,14 +295,10 @@ def _read_lines(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> I
         data = _value(text, lineno, options, info)
         if data is _NOT_READ:
             continue
-        result = _board(data, index, lineno, options)
+        board = _kept(_board(data, index, lineno, options), options, info)
         index += 1
-        if isinstance(result, Diagnostic):
-            if options.strict:
-                raise StrictModeError(result.format(), result)
-            info.diagnostics.append(result)
-            continue
-        yield result
+        if board is not None:
+            yield board
 
 
 def sniff(head: str) -> int:
