@@ -248,11 +248,11 @@ print(json.dumps({{"boards": n, "seconds": dt, "peak_kib": max(peak, workers),
 """
 
 
-def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str, float] | str:
-    code = _JOBS_HARNESS.format(body=JOB_WORKERS[kind])
-    out = workdir / f"out-{kind}-{jobs}"
+def run_harness(code: str, *args: object) -> dict[str, float] | str:
+    """Run a harness in a fresh process (its peak memory its own): the JSON figures it
+    prints last, or the last line of what it said when it failed."""
     proc = subprocess.run(
-        [sys.executable, "-c", code, str(folder), str(out), str(jobs)],
+        [sys.executable, "-c", code, *map(str, args)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -263,6 +263,12 @@ def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str,
         return last[:100]
     result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
+
+
+def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str, float] | str:
+    code = _JOBS_HARNESS.format(body=JOB_WORKERS[kind])
+    out = workdir / f"out-{kind}-{jobs}"
+    return run_harness(code, folder, out, str(jobs))
 
 
 def generate_folder(workdir: Path, boards: int, parts: int) -> Path:
@@ -319,18 +325,7 @@ def measure_once(kind: str, path: Path, workdir: Path) -> dict[str, float] | str
     setup, body = split_imports(with_formats(WORKERS[kind], EAGER_FORMATS))
     code = _HARNESS.format(setup=setup, body=body)
     out = workdir / f"out-{kind}"
-    proc = subprocess.run(
-        [sys.executable, "-c", code, str(path), str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    if proc.returncode != 0:
-        last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-        return last[:100]
-    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    return run_harness(code, path, out)
 
 
 def have(module: str) -> bool:
