@@ -53,6 +53,14 @@ KEPT_TAGS = (
 )
 
 
+SOUTH_DEALS = "1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,"  # md: South deals
+
+
+def _lin_board(text: str) -> Board:
+    """The first board of a line of LIN."""
+    return bf.loads(text + "\n", format="lin").boards[0]
+
+
 def _same_boards(boards: Sequence[Board], again: Sequence[Board],
                  key: Callable[[Board], Any]) -> None:
     """The boards read back are as many, and each the same as its original by ``key``."""
@@ -125,11 +133,8 @@ def test_lin_pbn_lin_through_the_models(path: Path) -> None:
 
 
 def test_explanations_become_notes_and_come_back() -> None:
-    board = bf.loads(
-        "pn|s,w,n,e|md|1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,|sv|o|"
-        "mb|1C!|an|16+ with 4 !S|mb|2H|an|weak|mb|p|mb|p|mb|p|pg||nt|what a hand|\n",
-        format="lin",
-    ).boards[0]
+    board = _lin_board(f"pn|s,w,n,e|md|{SOUTH_DEALS}|sv|o|"
+                       "mb|1C!|an|16+ with 4 !S|mb|2H|an|weak|mb|p|mb|p|mb|p|pg||nt|what a hand|")
     pbn = adapt(board, "pbn")
     assert pbn.auction is not None
     first, second = pbn.auction.entries[:2]
@@ -237,11 +242,8 @@ def test_pbn_to_lin_keeps_what_lin_can_say_and_reports_the_rest() -> None:
 
 
 def test_pbn_stopped_play_becomes_a_claim() -> None:
-    lin = bf.loads(
-        "md|1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,|sv|o|"
-        "mb|7N|mb|p|mb|p|mb|p|pc|D5|pc|D6|pc|DT|pc|DA|pc|SA|mc|13|\n",
-        format="lin",
-    ).boards[0]
+    lin = _lin_board(f"md|{SOUTH_DEALS}|sv|o|"
+                     "mb|7N|mb|p|mb|p|mb|p|pc|D5|pc|D6|pc|DT|pc|DA|pc|SA|mc|13|")
     assert lin.play is not None
     # as the PBN reader gives it: no claim object, play stopped, Result 13
     pbn = lin.model_copy(
