@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -365,6 +366,18 @@ def row(label: str, result: dict[str, float] | str) -> str:
     )
 
 
+def peer_runs(fmt: str, kinds: Collection[str], installed: dict[str, bool]
+              ) -> list[tuple[str, str]]:
+    """The installed peers' measurements of one format, for the kinds asked for."""
+    name = fmt.upper()
+    runs = [(f"{label} ({name})", worker) for label, module, worker in PEERS[fmt]
+            if installed[module] and "read" in kinds]
+    runs += [(f"{label} load-all ({name})", worker)
+             for label, module, worker in LOAD_ALL_PEERS[fmt]
+             if installed[module] and "load-all" in kinds]
+    return runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", default="2000,10000",
@@ -399,22 +412,14 @@ def main() -> None:
             pbn, lin = generate(workdir, size)
             print(f"\nPBN, {size} boards ({pbn.stat().st_size / 1e6:.1f} MB)")
             runs = [(kind, kind) for kind in kinds]
-            runs += [(f"{label} (PBN)", worker) for label, module, worker in PEERS["pbn"]
-                     if installed[module] and "read" in kinds]
-            runs += [(f"{label} load-all (PBN)", worker)
-                     for label, module, worker in LOAD_ALL_PEERS["pbn"]
-                     if installed[module] and "load-all" in kinds]
+            runs += peer_runs("pbn", kinds, installed)
             for label, result in measure_all(runs, pbn, workdir):
                 print(row(label, result), flush=True)
             if not args.no_lin:
                 print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
                 runs = [(kind, kind) for kind in ("scan", "read", "headers", "validate",
                                                   "load-all", "convert-pbn") if kind in kinds]
-                runs += [(f"{label} (LIN)", worker) for label, module, worker in PEERS["lin"]
-                         if installed[module] and "read" in kinds]
-                runs += [(f"{label} load-all (LIN)", worker)
-                         for label, module, worker in LOAD_ALL_PEERS["lin"]
-                         if installed[module] and "load-all" in kinds]
+                runs += peer_runs("lin", kinds, installed)
                 for label, result in measure_all(runs, lin, workdir):
                     print(row(label, result), flush=True)
             if args.jobs:
