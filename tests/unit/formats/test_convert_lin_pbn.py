@@ -61,6 +61,15 @@ def _lin_board(text: str) -> Board:
     return bf.loads(text + "\n", format="lin").boards[0]
 
 
+def _read_back(boards: Sequence[Board], fmt: str) -> tuple[tuple[Board, ...], list[Diagnostic]]:
+    """The boards written in ``fmt`` and read again (as many as were written), with what
+    the writer said it could not carry."""
+    text, lost = dumps_with_diagnostics(boards, format=fmt)
+    again = bf.loads(text, format=fmt).boards
+    assert len(again) == len(boards)
+    return again, lost
+
+
 def _same_boards(boards: Sequence[Board], again: Sequence[Board],
                  key: Callable[[Board], Any]) -> None:
     """The boards read back are as many, and each the same as its original by ``key``."""
@@ -275,10 +284,7 @@ def test_lin_to_pbn_to_lin_text(path: Path) -> None:
     boards = [b for b in bf.load(path).boards if not _movie(b) and b.deal is not None]
     if not boards:
         pytest.skip("no board with a deal outside movie steps")
-    pbn_text, _ = dumps_with_diagnostics(boards, format="pbn")
-    from_pbn = bf.loads(pbn_text, format="pbn").boards
-    lin_text, _ = dumps_with_diagnostics(from_pbn, format="lin")
-    again = bf.loads(lin_text, format="lin").boards
+    again, _ = _read_back(_read_back(boards, "pbn")[0], "lin")
     _same_boards(boards, again, _game)
 
 
@@ -289,9 +295,7 @@ def test_pbn_to_lin_to_pbn(path: Path) -> None:
     boards = [b for b in loaded.boards[:200] if b.deal is not None and b.deal.is_complete]
     if not boards:
         pytest.skip("no complete deals")
-    lin_text, lost = dumps_with_diagnostics(boards, format="lin")
-    again = bf.loads(lin_text, format="lin").boards
-    assert len(again) == len(boards)
+    again, lost = _read_back(boards, "lin")
     for a, b in zip(boards, again, strict=True):
         assert a.deal is not None and b.deal is not None and a.deal.hands == b.deal.hands
         for name in ("Board", "West", "North", "East", "South", "Dealer", "Room"):
@@ -323,9 +327,7 @@ def test_every_lin_board_means_the_same_in_pbn(path: Path) -> None:
     """LIN -> PBN text -> read: every board, movies included, has the same contract,
     declarer and tricks."""
     boards = bf.load(path).boards
-    pbn_text, _ = dumps_with_diagnostics(boards, format="pbn")
-    again = bf.loads(pbn_text, format="pbn").boards
-    _same_boards(boards, again, _bridge)
+    _same_boards(boards, _read_back(boards, "pbn")[0], _bridge)
 
 
 @needs_corpus
@@ -340,9 +342,7 @@ def test_every_pbn_board_means_the_same_in_lin(path: Path) -> None:
     ]
     if not boards:
         pytest.skip("no board with a complete deal and an auction")
-    lin_text, _ = dumps_with_diagnostics(boards, format="lin")
-    again = bf.loads(lin_text, format="lin").boards
-    assert len(again) == len(boards)
+    again, _ = _read_back(boards, "lin")
     for a, b in zip(boards, again, strict=True):
         contract, declarer, result = _bridge(a)
         if contract is None:
