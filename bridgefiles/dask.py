@@ -7,6 +7,6 @@ import warnings
 from bridgefiles.batch import dask
 
 warnings.warn(
-    "bridgefiles.batch.dask is now bridgefiles.batch.dask", DeprecationWarning, stacklevel=2
+    "bridgefiles.dask is now bridgefiles.batch.dask", DeprecationWarning, stacklevel=2
 )
 sys.modules[__name__] = dask

@@ -7,6 +7,6 @@ import warnings
 from bridgefiles.views import table
 
 warnings.warn(
-    "bridgefiles.views.table is now bridgefiles.views.table", DeprecationWarning, stacklevel=2
+    "bridgefiles.table is now bridgefiles.views.table", DeprecationWarning, stacklevel=2
 )
 sys.modules[__name__] = table

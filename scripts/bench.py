@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -171,8 +172,8 @@ def with_formats(code: str, eager: bool) -> str:
 EAGER_FORMATS = True  # --lazy-formats turns it off
 
 # The imports of a worker (its leading import lines) are timed apart from the reading:
-# boards/s is the steady rate, so a library's start-up cost (bridgefiles ~0.3 s, endplay
-# ~0.6 s with its solver library) does not decide a comparison of reading speed. The
+# boards/s is the steady rate, so a library's start-up cost (endplay loads its solver
+# library) does not decide a comparison of reading speed. The
 # import time is printed beside it, since it matters for a pipeline of small files.
 # CPU time is given too (``cpu_seconds``): on a shared machine it drifts less than wall time.
 _HARNESS = """
@@ -204,44 +205,35 @@ def split_imports(code: str) -> tuple[str, str]:
     return "\n".join(lines[:k]), "\n".join(lines[k:])
 
 
+def _cli_worker(args: str, quiet_stdout: bool = False) -> str:
+    """A worker that counts the boards (untimed), then times the command line on them;
+    ``quiet_stdout``: what the command prints goes to /dev/null."""
+    run = f"""try:
+    main([{args}, "-q", "--jobs", str(jobs)])
+except SystemExit:
+    pass"""
+    if quiet_stdout:
+        run = ('import contextlib, io, os\n'
+               'with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):\n'
+               + "".join(f"    {line}\n" for line in run.splitlines()))
+    return f"""
+from bridgefiles import batch
+from bridgefiles.cli import main
+n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
+t0 = time.perf_counter()
+{run}
+"""
+
+
 JOB_WORKERS: dict[str, str] = {
     "read": """
 from bridgefiles import batch
 tasks = [batch.CountTask(i) for i in batch.expand([path])]
 n = sum(r.boards for r in batch.run(batch.count_file, tasks, jobs))
 """,
-    "validate": """
-from bridgefiles import batch
-from bridgefiles.cli import main
-n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
-t0 = time.perf_counter()
-import contextlib, io, os
-with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-    try:
-        main(["validate", path, "-q", "--jobs", str(jobs)])
-    except SystemExit:
-        pass
-""",
-    "convert-lin": """
-from bridgefiles import batch
-from bridgefiles.cli import main
-n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
-t0 = time.perf_counter()
-try:
-    main(["convert", path, "--to", "lin", "--out-dir", out, "-q", "--jobs", str(jobs)])
-except SystemExit:
-    pass
-""",
-    "convert-json": """
-from bridgefiles import batch
-from bridgefiles.cli import main
-n = sum(1 for i in batch.expand([path]) for _ in __import__("bridgefiles").read(i.path))
-t0 = time.perf_counter()
-try:
-    main(["convert", path, "--to", "json", "--out-dir", out, "-q", "--jobs", str(jobs)])
-except SystemExit:
-    pass
-""",
+    "validate": _cli_worker('"validate", path', quiet_stdout=True),
+    "convert-lin": _cli_worker('"convert", path, "--to", "lin", "--out-dir", out'),
+    "convert-json": _cli_worker('"convert", path, "--to", "json", "--out-dir", out'),
 }
 
 _JOBS_HARNESS = """
@@ -257,11 +249,11 @@ print(json.dumps({{"boards": n, "seconds": dt, "peak_kib": max(peak, workers),
 """
 
 
-def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str, float] | str:
-    code = _JOBS_HARNESS.format(body=JOB_WORKERS[kind])
-    out = workdir / f"out-{kind}-{jobs}"
+def run_harness(code: str, *args: object) -> dict[str, float] | str:
+    """Run a harness in a fresh process (its peak memory its own): the JSON figures it
+    prints last, or the last line of what it said when it failed."""
     proc = subprocess.run(
-        [sys.executable, "-c", code, str(folder), str(out), str(jobs)],
+        [sys.executable, "-c", code, *map(str, args)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -272,6 +264,12 @@ def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str,
         return last[:100]
     result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
     return result
+
+
+def measure_jobs(kind: str, folder: Path, workdir: Path, jobs: int) -> dict[str, float] | str:
+    code = _JOBS_HARNESS.format(body=JOB_WORKERS[kind])
+    out = workdir / f"out-{kind}-{jobs}"
+    return run_harness(code, folder, out, str(jobs))
 
 
 def generate_folder(workdir: Path, boards: int, parts: int) -> Path:
@@ -307,8 +305,9 @@ def measure_all(
     """Each (label, kind) the best (fastest) of REPEAT runs, each in a fresh process.
 
     The runs go round the measurements (ours, then each peer's, then ours again...), not
-    one measurement's runs in a row: this machine's speed drifts by 10-25% from one
-    minute to the next, and a slow minute should fall on every library alike."""
+    one measurement's runs in a row: a shared machine's speed drifts from one minute to
+    the next (the README says by how much), and a slow minute should fall on every
+    library alike."""
     best: dict[str, dict[str, float] | str] = {label: "not run" for label, _ in jobs}
     for _ in range(REPEAT):
         for label, kind in jobs:
@@ -327,18 +326,7 @@ def measure_once(kind: str, path: Path, workdir: Path) -> dict[str, float] | str
     setup, body = split_imports(with_formats(WORKERS[kind], EAGER_FORMATS))
     code = _HARNESS.format(setup=setup, body=body)
     out = workdir / f"out-{kind}"
-    proc = subprocess.run(
-        [sys.executable, "-c", code, str(path), str(out)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    if proc.returncode != 0:
-        last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-        return last[:100]
-    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return result
+    return run_harness(code, path, out)
 
 
 def have(module: str) -> bool:
@@ -378,6 +366,18 @@ def row(label: str, result: dict[str, float] | str) -> str:
     )
 
 
+def peer_runs(fmt: str, kinds: Collection[str], installed: dict[str, bool]
+              ) -> list[tuple[str, str]]:
+    """The installed peers' measurements of one format, for the kinds asked for."""
+    name = fmt.upper()
+    runs = [(f"{label} ({name})", worker) for label, module, worker in PEERS[fmt]
+            if installed[module] and "read" in kinds]
+    runs += [(f"{label} load-all ({name})", worker)
+             for label, module, worker in LOAD_ALL_PEERS[fmt]
+             if installed[module] and "load-all" in kinds]
+    return runs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", default="2000,10000",
@@ -412,22 +412,14 @@ def main() -> None:
             pbn, lin = generate(workdir, size)
             print(f"\nPBN, {size} boards ({pbn.stat().st_size / 1e6:.1f} MB)")
             runs = [(kind, kind) for kind in kinds]
-            runs += [(f"{label} (PBN)", worker) for label, module, worker in PEERS["pbn"]
-                     if installed[module] and "read" in kinds]
-            runs += [(f"{label} load-all (PBN)", worker)
-                     for label, module, worker in LOAD_ALL_PEERS["pbn"]
-                     if installed[module] and "load-all" in kinds]
+            runs += peer_runs("pbn", kinds, installed)
             for label, result in measure_all(runs, pbn, workdir):
                 print(row(label, result), flush=True)
             if not args.no_lin:
                 print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
                 runs = [(kind, kind) for kind in ("scan", "read", "headers", "validate",
                                                   "load-all", "convert-pbn") if kind in kinds]
-                runs += [(f"{label} (LIN)", worker) for label, module, worker in PEERS["lin"]
-                         if installed[module] and "read" in kinds]
-                runs += [(f"{label} load-all (LIN)", worker)
-                         for label, module, worker in LOAD_ALL_PEERS["lin"]
-                         if installed[module] and "load-all" in kinds]
+                runs += peer_runs("lin", kinds, installed)
                 for label, result in measure_all(runs, lin, workdir):
                     print(row(label, result), flush=True)
             if args.jobs:

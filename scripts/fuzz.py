@@ -185,11 +185,18 @@ def record(crash: fuzzing.Crash, origin: str, timeout: float) -> Path:
     return path
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--count", type=int, default=10_000, help="inputs to try")
+def run_parser(doc: str, count: int) -> argparse.ArgumentParser:
+    """The options every fuzzing run takes (how many inputs, the seed that makes them
+    again, the worker processes), so the library's and the command line's fuzzers agree."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--count", type=int, default=count, help="inputs to try")
     parser.add_argument("--seed", type=int, default=1, help="run seed (inputs are reproducible)")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count() or 1)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = run_parser(__doc__, 10_000)
     parser.add_argument("--timeout", type=float, default=20.0,
                         help="CPU seconds allowed per input (CPU time: a loaded machine "
                         "does not make a slow input look like a hang)")

@@ -17,7 +17,6 @@ JSON. Failing inputs are saved under ``--save`` (default: nothing saved).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing
@@ -35,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from click.testing import CliRunner  # noqa: E402
-from fuzz import load_corpus  # noqa: E402
+from fuzz import load_corpus, run_parser  # noqa: E402
 
 from bridgefiles.cli import main as cli  # noqa: E402
 from bridgefiles.scoring import store  # noqa: E402
@@ -161,10 +160,7 @@ def work(job: tuple[int, int, int, str, int, bool, int]) -> Tally:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--count", type=int, default=1000, help="inputs to try")
-    parser.add_argument("--seed", type=int, default=1, help="run seed (inputs are reproducible)")
-    parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count() or 1)
+    parser = run_parser(__doc__, 1000)
     parser.add_argument("--save", type=Path, default=None, help="folder for failing inputs")
     parser.add_argument("--mode", choices=("bytes", "mixed"), default="mixed",
                         help="mutated bytes only, or every fourth input a JSON structure")

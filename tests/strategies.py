@@ -168,13 +168,9 @@ def auctions(
             last, last_seat, risk, passes = call, seat, 0, 0
             key = (seat.side.value, call.strain)
             first_bidder.setdefault(key, seat)
-        elif call is DOUBLE:
-            risk, passes = 1, 0
-        elif call is REDOUBLE:
-            risk, passes = 2, 0
         else:
-            passes += 1
-        if (last is None and passes == 4) or (last is not None and passes == 3):
+            risk, passes = synthetic.after_call(call, risk, passes)
+        if synthetic.auction_over(last, passes):
             break
         if position > 60:
             break

@@ -23,15 +23,14 @@ from bridgefiles.batch.inputs import STDIN, Input
 from bridgefiles.errors import BridgeFileError, UnreadableInputError
 from bridgefiles.formats.registry import FileInfo, Layout
 from bridgefiles.jobs.conversion import convert
+from bridgefiles.jobs.report import Summary as Summary  # a batch's totals: the one type
 from bridgefiles.jobs.report import (
-    Counts,
     board_lines,
     failure,
     finding_text,
     format_of,
     json_board,
     no_board,
-    summary_line,
 )
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic
@@ -65,7 +64,7 @@ class FileResult:
     notes: list[str] = field(default_factory=list)  # findings as text lines
 
     def add(self, diagnostics: Iterable[Diagnostic]) -> None:
-        counts = Counts()
+        counts = Summary()
         counts.add(diagnostics)
         self.errors += counts.errors
         self.warnings += counts.warnings
@@ -78,40 +77,6 @@ class FileResult:
         if fail_on == "error":
             return bool(self.errors)
         return False
-
-
-@dataclass
-class Summary:
-    """The totals of a batch, for its summary line and the JSON report's ``summary``."""
-
-    files: int = 0
-    boards: int = 0
-    errors: int = 0
-    warnings: int = 0
-    infos: int = 0
-    failed: int = 0
-    unreadable: int = 0
-    seconds: float = 0.0
-
-    def add(self, result: FileResult) -> None:
-        self.files += 1
-        self.boards += result.boards
-        self.errors += result.errors
-        self.warnings += result.warnings
-        self.infos += result.infos
-        if result.status == "failed":
-            self.failed += 1
-        elif result.status == "unreadable":
-            self.unreadable += 1
-
-    def line(self, verb: str) -> str:
-        counts = Counts(self.boards, self.errors, self.warnings, self.infos)
-        return summary_line(verb, counts, self.files, self.failed + self.unreadable,
-                            self.seconds)
-
-    def to_json(self) -> dict[str, int]:
-        return {"files": self.files, "boards": self.boards, "errors": self.errors,
-                "warnings": self.warnings, "infos": self.infos}
 
 
 class Counted:

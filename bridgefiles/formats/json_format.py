@@ -238,16 +238,9 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
         yield from _read_lines(lines, options, info)
         return
     text = first + "".join(lines)
-    deep = _too_deep(text, 1, options)
-    if deep is not None:
-        info.diagnostics.append(deep)
+    data = _value(text, None, options, info)
+    if data is _NOT_READ:
         return
-    data, diag = _decoded(text, None, options)
-    if diag is not None:
-        info.diagnostics.append(diag)
-        return
-    if _ESCAPED_SURROGATE.search(text):
-        data = _lone_surrogates(data, 1, options, info)
     items: list[Any]
     if isinstance(data, dict) and isinstance(data.get("boards"), list):
         items = data["boards"]
@@ -256,13 +249,40 @@ def read(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator
     else:
         items = [data]
     for index, item in enumerate(items):
-        result = _board(item, index, 1, options)
-        if isinstance(result, Diagnostic):
-            if options.strict:
-                raise StrictModeError(result.format(), result)
-            info.diagnostics.append(result)
-            continue
-        yield result
+        board = _kept(_board(item, index, 1, options), options, info)
+        if board is not None:
+            yield board
+
+
+def _kept(result: Board | Diagnostic, options: ReadOptions, info: FileInfo) -> Board | None:
+    """The board read, or None with the finding that says why it is not one kept in
+    ``info`` (raised in strict mode)."""
+    if isinstance(result, Diagnostic):
+        if options.strict:
+            raise StrictModeError(result.format(), result)
+        info.diagnostics.append(result)
+        return None
+    return result
+
+
+_NOT_READ = object()  # what _value gives for text it could not take as a JSON value
+
+
+def _value(text: str, line: int | None, options: ReadOptions, info: FileInfo) -> Any:
+    """The JSON value of a whole document (``line`` None) or of one board's line, or
+    ``_NOT_READ`` with the finding that says why in ``info``: one path for both layouts,
+    so a line is bounded and checked as a document is."""
+    deep = _too_deep(text, line or 1, options)
+    if deep is not None:
+        info.diagnostics.append(deep)
+        return _NOT_READ
+    data, diag = _decoded(text, line, options)
+    if diag is not None:
+        info.diagnostics.append(diag)
+        return _NOT_READ
+    if _ESCAPED_SURROGATE.search(text):
+        data = _lone_surrogates(data, line or 1, options, info)
+    return data
 
 
 def _read_lines(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> Iterator[Board]:
@@ -272,24 +292,13 @@ def _read_lines(lines: Iterator[str], options: ReadOptions, info: FileInfo) -> I
         if not text or text == "]}":
             continue
         text = text.removesuffix(",")
-        deep = _too_deep(text, lineno, options)
-        if deep is not None:
-            info.diagnostics.append(deep)
+        data = _value(text, lineno, options, info)
+        if data is _NOT_READ:
             continue
-        data, diag = _decoded(text, lineno, options)
-        if diag is not None:
-            info.diagnostics.append(diag)
-            continue
-        if _ESCAPED_SURROGATE.search(text):
-            data = _lone_surrogates(data, lineno, options, info)
-        result = _board(data, index, lineno, options)
+        board = _kept(_board(data, index, lineno, options), options, info)
         index += 1
-        if isinstance(result, Diagnostic):
-            if options.strict:
-                raise StrictModeError(result.format(), result)
-            info.diagnostics.append(result)
-            continue
-        yield result
+        if board is not None:
+            yield board
 
 
 def sniff(head: str) -> int:

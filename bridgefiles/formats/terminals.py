@@ -1,8 +1,8 @@
 """A grammar's terminals as one regex, as Lark's lexer would try them, for the readers'
 one-pass lexers (formats/pbn/lexer.py; the grammar is the one definition of the tokens).
 
-Building Lark's view of a grammar takes ~25 ms, a cost every process paid on its first
-board (5% of reading 2,000 boards, more for a command run on one small file). So the
+Building Lark's view of a grammar is a cost every process paid on its first board (the
+README's Performance gives it; it weighs most on a command run on one small file). So the
 alternation derived from ``grammars/X.lark`` ships as ``grammars/X.terminals.json`` with
 the SHA-256 of the grammar it came from; it is used only while that digest is the
 grammar's, else the terminals are derived through Lark again. ``scripts/grammar-terminals``

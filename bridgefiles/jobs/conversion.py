@@ -56,7 +56,7 @@ from bridgefiles.files.reading import (
 )
 from bridgefiles.formats import registry
 from bridgefiles.formats.registry import FileInfo, Format, Layout
-from bridgefiles.jobs.report import Counts
+from bridgefiles.jobs.report import Summary
 from bridgefiles.limits import Limits
 from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Diagnostic
@@ -82,7 +82,7 @@ class Conversion:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def add(self, diag: Diagnostic) -> None:
-        counts = Counts()
+        counts = Summary()
         counts.add([diag])
         self.errors += counts.errors
         self.warnings += counts.warnings

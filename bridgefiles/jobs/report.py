@@ -13,7 +13,8 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+from warnings import warn
 
 from bridgefiles.api import Laws, check_laws, validate
 from bridgefiles.errors import BridgeFileError, InternalError, UnreadableInputError
@@ -30,23 +31,79 @@ if TYPE_CHECKING:
     from bridgefiles.checks.validate import BoardReport
 
 
+class Tally(Protocol):
+    """What a batch's totals take from one input (a :class:`bridgefiles.batch.FileResult`):
+    a protocol, so that this layer need not import the batch's."""
+
+    @property
+    def boards(self) -> int: ...
+    @property
+    def errors(self) -> int: ...
+    @property
+    def warnings(self) -> int: ...
+    @property
+    def infos(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+
+
 @dataclass
-class Counts:
-    """Findings by severity, and boards."""
+class Summary:
+    """Boards and findings by severity, and the inputs behind them: the one type for a
+    file's counts, a batch's totals, the summary line and the JSON report's ``summary``,
+    so that every command and the upload service count alike."""
 
     boards: int = 0
     errors: int = 0
     warnings: int = 0
     infos: int = 0
+    files: int = 0
+    failed: int = 0
+    unreadable: int = 0
+    seconds: float = 0.0
 
-    def add(self, diagnostics: Iterable[Diagnostic]) -> None:
-        for d in diagnostics:
+    def add(self, found: Iterable[Diagnostic] | Tally) -> None:
+        """Count findings by severity, or one input's results (its boards, findings and
+        whether it failed) into a batch's totals."""
+        if not isinstance(found, Iterable):
+            self.merge(Summary(found.boards, found.errors, found.warnings, found.infos, files=1,
+                               failed=int(found.status == "failed"),
+                               unreadable=int(found.status == "unreadable")))
+            return
+        for d in found:
             if d.severity is Severity.ERROR:
                 self.errors += 1
             elif d.severity is Severity.WARNING:
                 self.warnings += 1
             else:
                 self.infos += 1
+
+    def merge(self, other: Summary) -> None:
+        """Another summary's counts added to these (a file's into its batch's)."""
+        self.boards += other.boards
+        self.errors += other.errors
+        self.warnings += other.warnings
+        self.infos += other.infos
+        self.files += other.files
+        self.failed += other.failed
+        self.unreadable += other.unreadable
+
+    def line(self, verb: str) -> str:
+        """The summary line a command prints to standard error."""
+        return summary_line(verb, self, self.files, self.failed + self.unreadable, self.seconds)
+
+    def to_json(self) -> dict[str, int]:
+        """The JSON report's ``summary`` object."""
+        return summary_json(self, self.files)
+
+
+def __getattr__(name: str) -> Any:
+    """``Counts``, the old name of :class:`Summary`, still answers, with a warning."""
+    if name == "Counts":
+        warn("bridgefiles.jobs.report.Counts is now bridgefiles.jobs.report.Summary",
+             DeprecationWarning, stacklevel=2)
+        return Summary
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -65,8 +122,10 @@ class FileReport:
     status: Status = "ok"
 
     @property
-    def counts(self) -> Counts:
-        counts = Counts(boards=len(self.boards))
+    def counts(self) -> Summary:
+        """The input's boards and findings, as one file of a batch's summary."""
+        counts = Summary(boards=len(self.boards), files=1, failed=int(self.status == "failed"),
+                         unreadable=int(self.status == "unreadable"))
         counts.add(self.diagnostics)
         for board in self.boards:
             counts.add(board.diagnostics)
@@ -205,7 +264,7 @@ def render_text(reports: Sequence[FileReport]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def summary_line(verb: str, counts: Counts, files: int, failed: int = 0,
+def summary_line(verb: str, counts: Summary, files: int, failed: int = 0,
                  seconds: float = 0.0) -> str:
     """``validated 3 file(s), 120 board(s): 2 error(s), 5 warning(s), 0 info(s)``."""
     rate = f" ({counts.boards / seconds:,.0f} boards/s)" if seconds > 0.5 else ""
@@ -245,7 +304,7 @@ def json_tail(summary: dict[str, int], files: int) -> str:
     return ("\n" if files else "") + '], "summary": ' + json.dumps(summary) + "}\n"
 
 
-def summary_json(counts: Counts, files: int) -> dict[str, int]:
+def summary_json(counts: Summary, files: int) -> dict[str, int]:
     """The JSON report's ``summary`` object (DESIGN.md's contract), from the counts."""
     return {"files": files, "boards": counts.boards, "errors": counts.errors,
             "warnings": counts.warnings, "infos": counts.infos}
@@ -260,17 +319,13 @@ def render_json(reports: Sequence[FileReport]) -> str:
     ], "summary": {"files": 1, "boards": 0, "errors": 1, "warnings": 0, "infos": 0}}
     """
     parts = [JSON_HEAD]
-    total = Counts()
+    total = Summary()
     for n, report in enumerate(reports):
         parts.append(json_file_head(report.path, report.format,
                                     (d.to_json() for d in report.diagnostics), first=n == 0))
         for i, board in enumerate(report.boards):
             parts.append(json_board(board.to_json(), first=i == 0))
         parts.append(json_file_tail(len(report.boards)))
-        counts = report.counts
-        total.boards += counts.boards
-        total.errors += counts.errors
-        total.warnings += counts.warnings
-        total.infos += counts.infos
-    parts.append(json_tail(summary_json(total, len(reports)), len(reports)))
+        total.merge(report.counts)
+    parts.append(json_tail(total.to_json(), len(reports)))
     return "".join(parts)

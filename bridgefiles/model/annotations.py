@@ -39,6 +39,11 @@ class Note(BaseModel):
     column: int | None = None
 
 
+def numbered_note(notes: tuple[Note, ...], index: int) -> Note | None:
+    """The note ``=index=`` refers to: one lookup for the auction's notes and the play's."""
+    return next((n for n in notes if n.index == index), None)
+
+
 # PBN suffixes and the NAGs they stand for; cards use the call NAG + 6 (PBN 6.3).
 SUFFIX_NAGS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 

@@ -11,7 +11,13 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
-from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment, Note
+from bridgefiles.model.annotations import (
+    NO_ANNOTATIONS,
+    Annotations,
+    Comment,
+    Note,
+    numbered_note,
+)
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
 from bridgefiles.model.fast import attach, attached
 from bridgefiles.model.seats import Seat
@@ -73,10 +79,8 @@ class Auction(BaseModel):
         return out
 
     def note(self, index: int) -> Note | None:
-        for n in self.notes:
-            if n.index == index:
-                return n
-        return None
+        """The note ``=index=`` refers to, if the section has it."""
+        return numbered_note(self.notes, index)
 
 
 # An auction's entries as small ints, for the loops that read every auction: a bid is its

@@ -13,7 +13,13 @@ from operator import attrgetter
 
 from pydantic import BaseModel, ConfigDict
 
-from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment, Note
+from bridgefiles.model.annotations import (
+    NO_ANNOTATIONS,
+    Annotations,
+    Comment,
+    Note,
+    numbered_note,
+)
 from bridgefiles.model.cards import Card
 from bridgefiles.model.fast import attach, attached
 from bridgefiles.model.outcome import trick_winner as trick_winner  # one copy: Law 44
@@ -115,10 +121,8 @@ class Play(BaseModel):
         return out
 
     def note(self, index: int) -> Note | None:
-        for n in self.notes:
-            if n.index == index:
-                return n
-        return None
+        """The note ``=index=`` refers to, if the section has it."""
+        return numbered_note(self.notes, index)
 
 
 _PLAIN = "_plain_slots"  # attached to a Play: the slots its reader built as plain cards

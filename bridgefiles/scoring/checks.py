@@ -57,32 +57,26 @@ def _law2_diagnostics(board: Board) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     dealer, vul = board.dealer, board.vulnerable
     if dealer is not None and dealer is not board_dealer(number):
-        pair = board.tag_pair("Dealer")
-        out.append(
-            warning(
-                "board-mismatch",
-                f"Dealer {dealer.value} on board {number}; Law 2 gives "
-                f"{board_dealer(number).value}",
-                law="2",
-                line=pair.line if pair else None,
-                column=pair.column if pair else None,
-                board=board.board_number,
-            )
-        )
+        out.append(_law2_mismatch(board, number, "Dealer", dealer.value,
+                                  board_dealer(number).value))
     if vul is not None and vul is not board_vulnerability(number):
-        pair = board.tag_pair("Vulnerable")
-        out.append(
-            warning(
-                "board-mismatch",
-                f"Vulnerable {vul.value} on board {number}; Law 2 gives "
-                f"{board_vulnerability(number).value}",
-                law="2",
-                line=pair.line if pair else None,
-                column=pair.column if pair else None,
-                board=board.board_number,
-            )
-        )
+        out.append(_law2_mismatch(board, number, "Vulnerable", vul.value,
+                                  board_vulnerability(number).value))
     return out
+
+
+def _law2_mismatch(board: Board, number: int, tag: str, given: str, law_gives: str
+                   ) -> Diagnostic:
+    """A tag that disagrees with what Law 2 gives the board's number, said at the tag."""
+    pair = board.tag_pair(tag)
+    return warning(
+        "board-mismatch",
+        f"{tag} {given} on board {number}; Law 2 gives {law_gives}",
+        law="2",
+        line=pair.line if pair else None,
+        column=pair.column if pair else None,
+        board=board.board_number,
+    )
 
 
 _VUL_TEXT = {

@@ -74,8 +74,8 @@ class ScoringView(Board):
         return copy
 
     def __reduce__(self) -> tuple[Callable[..., ScoringView], tuple[Any, ...]]:
-        """Pickled as its fields (scoring's records wait on disk: four times faster than
-        pydantic's own pickling, which copies every field and cached view)."""
+        """Pickled as its fields (scoring's records wait on disk): pydantic's own pickling
+        copies every field and cached view."""
         return _view, (self.compact(), self.tables, self.format, self.index, self.line)
 
     @property

@@ -467,7 +467,8 @@ VALID_LIN_DEAL = "3SAKQJHAKQJDAKQCAK,S2345H2345D2345C3,S6789H6789D6789C4,"
 def vugraph_header(header: int = 20_000, names: int = 2_000, boards: int = 32) -> bytes:
     """Issue 15's output bomb: a LIN vugraph file whose header (a ``header``-character
     event name, eight ``names``-character players) the reader copies into every one of
-    its ``boards`` tiny boards. The defaults make 39 KB that gave 2.1 MB of JSON (53x)."""
+    its ``boards`` tiny boards. The defaults grow more than ``Limits.max_output_factor``
+from LIN to JSON, so they reach the output budget."""
     head = f"vg|{'x' * header},Seg,I,1,{boards},A,0,B,0|\n"
     players = ",".join(f"n{i}{'y' * names}" for i in range(8))
     body = "".join(f"qx|o{i}|md|{VALID_LIN_DEAL}|mb|p|mb|p|mb|p|mb|p|pg||\n"

@@ -42,6 +42,21 @@ class SyntheticBoard:
     players: tuple[str, str, str, str]  # N E S W
 
 
+def after_call(call: Call, doubled: int, passes: int) -> tuple[int, int]:
+    """What a call other than a bid leaves: the contract's doubling (0, 1 doubled, 2
+    redoubled) and the passes in a row since the last bid, double or redouble."""
+    if call is DOUBLE:
+        return 1, 0
+    if call is REDOUBLE:
+        return 2, 0
+    return doubled, passes + 1
+
+
+def auction_over(last_bid: Call | None, passes: int) -> bool:
+    """Four passes with no bid, or three after one, end an auction (Law 22A)."""
+    return passes == (4 if last_bid is None else 3)
+
+
 def _auction(rng: random.Random, dealer: Seat) -> tuple[list[Call], dict[int, str]]:
     calls: list[Call] = []
     alerts: dict[int, str] = {}
@@ -72,13 +87,9 @@ def _auction(rng: random.Random, dealer: Seat) -> tuple[list[Call], dict[int, st
                     ["transfer", "natural, 5+ cards", "Stayman", "weak", "forcing one round",
                      "splinter, short in the suit", "2 aces of 5 with trump queen"]
                 )
-        elif call is DOUBLE:
-            doubled, passes = 1, 0
-        elif call is REDOUBLE:
-            doubled, passes = 2, 0
         else:
-            passes += 1
-        if (last_bid is None and passes == 4) or (last_bid is not None and passes == 3):
+            doubled, passes = after_call(call, doubled, passes)
+        if auction_over(last_bid, passes):
             return calls, alerts
         seat = seat.lho
 

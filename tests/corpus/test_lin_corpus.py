@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from shared import REAL_LIN as LIN_DIR
+from shared import files, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.errors import BridgeFileError, StrictModeError
@@ -21,12 +22,10 @@ from bridgefiles.model import Board, Call, Card, Seat, trick_winner
 from bridgefiles.model.content import game_content
 from bridgefiles.model.diagnostic import CODES
 
-FILES = sorted(LIN_DIR.rglob("*.lin")) if LIN_DIR.is_dir() else []
+FILES = files(LIN_DIR, ".lin")
 IDS = [str(p.relative_to(LIN_DIR)) for p in FILES]
 
-pytestmark = pytest.mark.skipif(
-    not FILES, reason=f"shared corpus not found at {LIN_DIR} (checkout without ../shared)"
-)
+pytestmark = needs_corpus
 
 DIGITS = {"1": Seat.S, "2": Seat.W, "3": Seat.N, "4": Seat.E}
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from shared import REAL_LIN as LIN_DIR
+from shared import files
 
 import bridgefiles as bf
 from bridgefiles.cli import main
@@ -21,7 +22,7 @@ from bridgefiles.formats.lin.parser import chunks
 from bridgefiles.formats.lin.source import PendingText
 from bridgefiles.limits import Limits
 
-LIN_FILES = sorted(LIN_DIR.rglob("*.lin")) if LIN_DIR.is_dir() else []
+LIN_FILES = files(LIN_DIR, ".lin")
 DEAL = "md|3SAKQJ5432HAKQJ5D2C2,S6H6D6543C876543,ST987HT98DAKQJCAK,|"
 
 

@@ -23,15 +23,13 @@ with warnings.catch_warnings():  # starlette's note about httpx's successor, at 
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from shared import FIXTURES, REAL, needs_corpus
+from shared import FIXTURES, REAL, files, needs_corpus
 
 from bridgefiles.cli import main
 from bridgefiles.web.app import Settings, create_app
 
 SAMPLE = FIXTURES / "sample-event.pbn"
-REAL_FILES = sorted(
-    p for p in REAL.rglob("*") if p.is_file() and p.suffix.lower() in (".pbn", ".lin", ".txt")
-) if REAL.is_dir() else []
+REAL_FILES = files(REAL, ".pbn", ".lin", ".txt")
 
 # Converting and scoring the files above 1 MB takes minutes on a 2-core machine (the library's
 # time, on both sides); they are compared through /api/validate above, and here when

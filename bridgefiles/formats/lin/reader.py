@@ -12,19 +12,15 @@ Every command lands somewhere: in a model field, or kept as an :class:`Extra`
 (format "lin", position = calls and cards made before it) so nothing is lost;
 whatever could not be read is a diagnostic with line and column.
 
-Memory (issue 15), measured with tracemalloc on a streaming read: the peak above the
-base is at most about 1 MB (a few chunks of text and their tokens) plus 500 times the
-largest board's input bytes. The worst case is a board of the shortest commands
-(``||``, 2 bytes, each kept as an extra with a finding): ~1.1 KB per kept command (it
-was ~2.2 KB with validated models), and a board keeps at most ``max_commands_per_board``
-commands (100,000 by default: ~110 MB). A board of calls or cards holds 50 to 100 bytes
-per input byte (a played card is a 6-byte pair, a ~110-byte pending card, then a ~430-byte
-played card); the 2,000-board generated event peaks at ~0.45 MB above the base, as does
-its first tenth: boards stream.
-Comment lines before the first board are the file's (``FileInfo.directives``, ~0.35 KB
-each, at most ``max_commands_per_board`` of them), and so many commands at the most wait
-after a deal to show which board they open. tests/test_lin_speed_memory.py holds these
-bounds.
+Memory (issue 15): boards stream, so the peak above the base is a few chunks of text and
+their tokens plus a multiple of the largest board's input bytes. The worst case is a
+board of the shortest commands (``||``, each kept as an extra with a finding), and a
+board keeps at most ``max_commands_per_board`` commands: that limit is what bounds one
+board's memory. Comment lines before the first board are the file's
+(``FileInfo.directives``, at most ``max_commands_per_board`` of them), and so many
+commands at the most wait after a deal to show which board they open.
+tests/unit/formats/test_lin_speed_memory.py holds these bounds; the README (Performance)
+gives what they come to.
 """
 
 from __future__ import annotations

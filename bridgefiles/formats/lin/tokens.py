@@ -7,13 +7,10 @@ tokens lin.md defines inside them (the two-letter command names, the cards, the 
 are this table, read by the builder; calls and hands are read by
 :mod:`bridgefiles.formats.lin.values`.
 
-Why coarse terminals (issue 10; measured on scripts/bench's generated event of 2,000
-boards with full auctions and play, parse only, 16 KB chunks, best of 3, pure-Python
-Lark LALR on this loaded 2-core machine): a grammar with a terminal per command pair
-gives Lark 81 tokens a board and parses 643 boards/s, slower than a whole bridgebots
-read (575 boards/s in the same conditions); the coarse grammar gives it 8.5 tokens a
-board and parses 6,114 boards/s (8,869 with ``lark-cython``), leaving the time to
-building the model.
+Why coarse terminals (issue 10): the parser's time grows with its tokens, and a terminal
+per command pair gives it about ten times the tokens a board of the coarse runs, so that
+parsing alone was slower than a peer's whole read; with coarse runs the time goes to
+building the model. The README (Performance) gives the figures.
 """
 
 from __future__ import annotations

@@ -6,11 +6,13 @@ and the text round trips through the PBN writer and reader.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from shared import REAL as SHARED
+from shared import REAL_LIN, REAL_PBN, files, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.api import dumps_with_diagnostics
@@ -31,14 +33,9 @@ from bridgefiles.model import (
 from bridgefiles.model.calls import PASS
 from bridgefiles.model.diagnostic import Diagnostic
 
-LIN_FILES = sorted((SHARED / "lin").rglob("*.lin")) if (SHARED / "lin").is_dir() else []
+LIN_FILES = files(REAL_LIN, ".lin")
 # the large PBN files only slow the suite: the small ones show every feature
-PBN_FILES = (
-    sorted(p for p in (SHARED / "pbn").glob("*.pbn") if p.stat().st_size < 200_000)
-    if (SHARED / "pbn").is_dir()
-    else []
-)
-NEED_CORPUS = pytest.mark.skipif(not LIN_FILES, reason=f"shared corpus not found at {SHARED}")
+PBN_FILES = [p for p in files(REAL_PBN, ".pbn") if p.stat().st_size < 200_000]
 
 KEPT_TAGS = (
     "Board",
@@ -54,6 +51,31 @@ KEPT_TAGS = (
     "Contract",
     "Result",
 )
+
+
+SOUTH_DEALS = "1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,"  # md: South deals
+
+
+def _lin_board(text: str) -> Board:
+    """The first board of a line of LIN."""
+    return bf.loads(text + "\n", format="lin").boards[0]
+
+
+def _read_back(boards: Sequence[Board], fmt: str) -> tuple[tuple[Board, ...], list[Diagnostic]]:
+    """The boards written in ``fmt`` and read again (as many as were written), with what
+    the writer said it could not carry."""
+    text, lost = dumps_with_diagnostics(boards, format=fmt)
+    again = bf.loads(text, format=fmt).boards
+    assert len(again) == len(boards)
+    return again, lost
+
+
+def _same_boards(boards: Sequence[Board], again: Sequence[Board],
+                 key: Callable[[Board], Any]) -> None:
+    """The boards read back are as many, and each the same as its original by ``key``."""
+    assert len(again) == len(boards)
+    for a, b in zip(boards, again, strict=True):
+        assert key(a) == key(b), a.label
 
 
 def _movie(board: Board) -> bool:
@@ -99,7 +121,7 @@ def _as_pbn(board: Board) -> Board:
     return adapt(board, "pbn").model_copy(update={"format": "pbn", "source": None})
 
 
-@NEED_CORPUS
+@needs_corpus
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_lin_pbn_lin_through_the_models(path: Path) -> None:
     for board in bf.load(path).boards:
@@ -120,11 +142,8 @@ def test_lin_pbn_lin_through_the_models(path: Path) -> None:
 
 
 def test_explanations_become_notes_and_come_back() -> None:
-    board = bf.loads(
-        "pn|s,w,n,e|md|1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,|sv|o|"
-        "mb|1C!|an|16+ with 4 !S|mb|2H|an|weak|mb|p|mb|p|mb|p|pg||nt|what a hand|\n",
-        format="lin",
-    ).boards[0]
+    board = _lin_board(f"pn|s,w,n,e|md|{SOUTH_DEALS}|sv|o|"
+                       "mb|1C!|an|16+ with 4 !S|mb|2H|an|weak|mb|p|mb|p|mb|p|pg||nt|what a hand|")
     pbn = adapt(board, "pbn")
     assert pbn.auction is not None
     first, second = pbn.auction.entries[:2]
@@ -158,7 +177,7 @@ def test_suit_escapes() -> None:
     assert pbn_text_to_lin("5\\S") == "5!S"
 
 
-@NEED_CORPUS
+@needs_corpus
 def test_vugraph_header_loss_is_reported() -> None:
     board = bf.load(SHARED / "lin" / "vugraph" / "bph__00350.lin").boards[0]
     pbn = adapt(board, "pbn")
@@ -168,7 +187,7 @@ def test_vugraph_header_loss_is_reported() -> None:
     assert pbn.tag("Event") == "EC 2004 Finland-Italy"
 
 
-@NEED_CORPUS
+@needs_corpus
 def test_vugraph_header_loss_is_reported_once_per_file() -> None:
     # the header is copied into every board; what PBN cannot carry of it is one fact
     path = SHARED / "lin" / "vugraph" / "bph__00350.lin"
@@ -232,11 +251,8 @@ def test_pbn_to_lin_keeps_what_lin_can_say_and_reports_the_rest() -> None:
 
 
 def test_pbn_stopped_play_becomes_a_claim() -> None:
-    lin = bf.loads(
-        "md|1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,|sv|o|"
-        "mb|7N|mb|p|mb|p|mb|p|pc|D5|pc|D6|pc|DT|pc|DA|pc|SA|mc|13|\n",
-        format="lin",
-    ).boards[0]
+    lin = _lin_board(f"md|{SOUTH_DEALS}|sv|o|"
+                     "mb|7N|mb|p|mb|p|mb|p|pc|D5|pc|D6|pc|DT|pc|DA|pc|SA|mc|13|")
     assert lin.play is not None
     # as the PBN reader gives it: no claim object, play stopped, Result 13
     pbn = lin.model_copy(
@@ -262,31 +278,24 @@ def test_team_match_from_pbn_gets_a_vugraph_header() -> None:
     assert again[0].tag("Event") == "Club night"
 
 
-@NEED_CORPUS
+@needs_corpus
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_lin_to_pbn_to_lin_text(path: Path) -> None:
     boards = [b for b in bf.load(path).boards if not _movie(b) and b.deal is not None]
     if not boards:
         pytest.skip("no board with a deal outside movie steps")
-    pbn_text, _ = dumps_with_diagnostics(boards, format="pbn")
-    from_pbn = bf.loads(pbn_text, format="pbn").boards
-    lin_text, _ = dumps_with_diagnostics(from_pbn, format="lin")
-    again = bf.loads(lin_text, format="lin").boards
-    assert len(again) == len(boards)
-    for a, b in zip(boards, again, strict=True):
-        assert _game(a) == _game(b), a.label
+    again, _ = _read_back(_read_back(boards, "pbn")[0], "lin")
+    _same_boards(boards, again, _game)
 
 
-@pytest.mark.skipif(not PBN_FILES, reason=f"shared PBN corpus not found at {SHARED}")
+@needs_corpus
 @pytest.mark.parametrize("path", PBN_FILES[:40], ids=[p.name for p in PBN_FILES[:40]])
 def test_pbn_to_lin_to_pbn(path: Path) -> None:
     loaded = bf.load(path)
     boards = [b for b in loaded.boards[:200] if b.deal is not None and b.deal.is_complete]
     if not boards:
         pytest.skip("no complete deals")
-    lin_text, lost = dumps_with_diagnostics(boards, format="lin")
-    again = bf.loads(lin_text, format="lin").boards
-    assert len(again) == len(boards)
+    again, lost = _read_back(boards, "lin")
     for a, b in zip(boards, again, strict=True):
         assert a.deal is not None and b.deal is not None and a.deal.hands == b.deal.hands
         for name in ("Board", "West", "North", "East", "South", "Dealer", "Room"):
@@ -312,20 +321,16 @@ def _bridge(board: Board) -> tuple[str | None, Seat | None, str | None]:
     return outcome.contract.text, outcome.declarer, tricks  # PBN export writes '?' or
 
 
-@NEED_CORPUS
+@needs_corpus
 @pytest.mark.parametrize("path", LIN_FILES, ids=[p.name for p in LIN_FILES])
 def test_every_lin_board_means_the_same_in_pbn(path: Path) -> None:
     """LIN -> PBN text -> read: every board, movies included, has the same contract,
     declarer and tricks."""
     boards = bf.load(path).boards
-    pbn_text, _ = dumps_with_diagnostics(boards, format="pbn")
-    again = bf.loads(pbn_text, format="pbn").boards
-    assert len(again) == len(boards)
-    for a, b in zip(boards, again, strict=True):
-        assert _bridge(a) == _bridge(b), a.label
+    _same_boards(boards, _read_back(boards, "pbn")[0], _bridge)
 
 
-@pytest.mark.skipif(not PBN_FILES, reason=f"shared PBN corpus not found at {SHARED}")
+@needs_corpus
 @pytest.mark.parametrize("path", PBN_FILES, ids=[p.name for p in PBN_FILES])
 def test_every_pbn_board_means_the_same_in_lin(path: Path) -> None:
     """PBN -> LIN text -> read: the same contract, declarer and tricks for every board
@@ -337,9 +342,7 @@ def test_every_pbn_board_means_the_same_in_lin(path: Path) -> None:
     ]
     if not boards:
         pytest.skip("no board with a complete deal and an auction")
-    lin_text, _ = dumps_with_diagnostics(boards, format="lin")
-    again = bf.loads(lin_text, format="lin").boards
-    assert len(again) == len(boards)
+    again, _ = _read_back(boards, "lin")
     for a, b in zip(boards, again, strict=True):
         contract, declarer, result = _bridge(a)
         if contract is None:

@@ -99,8 +99,8 @@ def test_peak_memory_is_a_constant_times_the_largest_board(name: str) -> None:
 
 
 def test_a_kept_command_holds_about_a_kilobyte() -> None:
-    """An unknown command after the deal keeps an extra and a finding: ~1.1 KB, not the
-    ~2.2 KB of validated models (issue 15)."""
+    """An unknown command after the deal keeps an extra and a finding, about a kilobyte:
+    half what validated models held (issue 15)."""
     small, _ = _peak(GENERATORS["unknown commands"](2_000))
     large, _ = _peak(GENERATORS["unknown commands"](10_000))
     assert (large - small) / 8_000 <= PER_KEPT_COMMAND
@@ -130,4 +130,4 @@ def test_commands_held_after_a_deal_are_no_more_than_a_boards() -> None:
         tracemalloc.stop()
     (board,) = boards
     assert any(d.code == "limit" for d in board.diagnostics)
-    assert peak <= BASE + 3 * 1_000 * PER_KEPT_COMMAND + 2 * len(data), peak  # was ~12 MB
+    assert peak <= BASE + 3 * 1_000 * PER_KEPT_COMMAND + 2 * len(data), peak

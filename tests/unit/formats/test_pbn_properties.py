@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pbn_content import normalise
-from shared import CONFORMANCE, FIXTURES
+from shared import CONFORMANCE, FIXTURES, files
 
 import bridgefiles as bf
 from bridgefiles.formats.pbn.sections import AUCTION_ONLY_NAGS, PLAY_ONLY_NAGS
@@ -241,9 +241,8 @@ def test_pbn_like_text_gives_boards_or_our_error(text: str, strict: bool) -> Non
 
 
 def _seed_files() -> list[bytes]:
-    files = sorted(CONFORMANCE.glob("*.pbn")) if CONFORMANCE.is_dir() else []
-    files += sorted(FIXTURES.glob("pbn-*"))
-    return [p.read_bytes()[:6000] for p in files] or [b'[Event "x"]\n[Deal "N:- - - -"]\n']
+    seeds = files(CONFORMANCE, ".pbn") + sorted(FIXTURES.glob("pbn-*"))
+    return [p.read_bytes()[:6000] for p in seeds] or [b'[Event "x"]\n[Deal "N:- - - -"]\n']
 
 
 SEEDS = _seed_files()

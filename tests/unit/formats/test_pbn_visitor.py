@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from shared import REAL, REAL_LIN, REAL_PBN
+from shared import REAL_LIN, REAL_PBN, files, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.errors import UsageError
@@ -17,11 +17,11 @@ from bridgefiles.formats.pbn.reader import GameReader
 from bridgefiles.formats.visitor import HeadersOnly, PickBoardNumbers, PickBoards
 from bridgefiles.model.board import Board
 
-PBN_FILES = sorted((REAL_PBN).glob("*")) if (REAL_PBN).is_dir() else []
-LIN_FILES = sorted((REAL_LIN).rglob("*.lin")) if (REAL_LIN).is_dir() else []
+PBN_FILES = files(REAL_PBN, "")
+LIN_FILES = files(REAL_LIN, ".lin")
 FILES = [*PBN_FILES, *LIN_FILES]
 
-pytestmark = pytest.mark.skipif(not FILES, reason=f"shared corpus not found at {REAL}")
+pytestmark = needs_corpus
 
 
 def _fmt(path: Path) -> str:

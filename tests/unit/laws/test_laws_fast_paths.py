@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from auctions import auction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared import CONFORMANCE, CORPUS, REAL_LIN, REAL_PBN, vector_params
@@ -30,11 +31,8 @@ from bridgefiles.model import (
     ALL_CARDS,
     Auction,
     AuctionEnd,
-    AuctionEntry,
     Board,
-    Call,
     Card,
-    EntryKind,
     Play,
     PlayedCard,
     PlayEnd,
@@ -77,22 +75,6 @@ def _check_auction(auction: Auction, dealer: Seat | None, marked: bool = True) -
     assert fast == _full_replay(auction, dealer, marked)
 
 
-def _auction(first: str, calls: str, end: AuctionEnd = AuctionEnd.OPEN) -> Auction:
-    entries = []
-    for text in calls.split():
-        if text == "-":
-            entries.append(AuctionEntry(kind=EntryKind.NONE))
-        elif text == "?":
-            entries.append(AuctionEntry(kind=EntryKind.CALL, call=None))
-        elif text == "^S":
-            entries.append(AuctionEntry(kind=EntryKind.SKIP))
-        elif text.startswith("^I"):
-            entries.append(AuctionEntry(call=Call.parse(text[2:]), insufficient=True))
-        else:  # validated: a call that is not the interned one
-            entries.append(AuctionEntry.model_validate({"call": text}))
-    return Auction(first=Seat.parse(first), entries=tuple(entries), end=end)
-
-
 @pytest.mark.parametrize(
     ("first", "calls", "end"),
     [
@@ -125,7 +107,7 @@ def test_regular_auction_shortcut(
 ) -> None:
     seat = Seat.parse(dealer) if dealer else None
     for marked in (True, False):
-        _check_auction(_auction(first, calls, end), seat, marked)
+        _check_auction(auction(first, calls, end), seat, marked)
 
 
 def _auction_vectors() -> list[Any]:
@@ -136,7 +118,7 @@ def _auction_vectors() -> list[Any]:
 def test_regular_auction_shortcut_on_the_vectors(vector: dict[str, Any]) -> None:
     dealer = vector["dealer"]
     calls = " ".join("Pass" if c == "P" else c for c in vector["calls"])
-    _check_auction(_auction(dealer, calls), Seat.parse(dealer), marked=False)
+    _check_auction(auction(dealer, calls), Seat.parse(dealer), marked=False)
 
 
 DEAL = "N:K32.A7.8653.KQT2 AQ876.9654.KJT.A J95.QJ32.74.9743 T4.KT8.AQ92.J865"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from referee_helpers import c, duties, feed
+from referee_helpers import c, duties, feed, insufficient_rejected
 
 from bridgefiles.laws import (
     Duty,
@@ -224,10 +224,7 @@ def test_insufficient_bid_accepted() -> None:
 
 
 def test_insufficient_bid_corrected_to_lowest_same_strain() -> None:
-    ref = Referee(N)
-    feed(ref, (N, "1S"))
-    ref.call(E, c("1H"))
-    ref.choose(Option.REJECT)
+    ref = insufficient_rejected("1S", "1H")
     assert duties(ref) == {(E, Duty.REPLACE, "27B")}
     assert ref.comparable_by_rule(E) == c("2H")
     feed(ref, (E, "2H"))
@@ -235,20 +232,14 @@ def test_insufficient_bid_corrected_to_lowest_same_strain() -> None:
 
 
 def test_insufficient_bid_replaced_by_comparable_call() -> None:
-    ref = Referee(N)
-    feed(ref, (N, "1NT"))
-    ref.call(E, c("1S"))
-    ref.choose(Option.REJECT)
+    ref = insufficient_rejected("1NT", "1S")
     assert ref.call(E, c("2C"), comparable=True) is None  # e.g. a Landy 2C: 27B1(b)
     assert ref.obligations == ()
 
 
 @pytest.mark.parametrize("replacement", ["3H", "P"])
 def test_insufficient_bid_replaced_otherwise_bars_partner(replacement: str) -> None:
-    ref = Referee(N)
-    feed(ref, (N, "1S"))
-    ref.call(E, c("1H"))
-    ref.choose(Option.REJECT)
+    ref = insufficient_rejected("1S", "1H")
     feed(ref, (E, replacement))
     assert duties(ref) == {(W, Duty.PASS_THROUGHOUT, "27B2")}
     feed(ref, (S, "3S"))
@@ -259,10 +250,7 @@ def test_insufficient_bid_replaced_otherwise_bars_partner(replacement: str) -> N
 
 
 def test_insufficient_bid_replaced_by_double() -> None:
-    ref = Referee(N)
-    feed(ref, (N, "1S"))
-    ref.call(E, c("1H"))
-    ref.choose(Option.REJECT)
+    ref = insufficient_rejected("1S", "1H")
     ruling = ref.call(E, c("X"))
     assert ruling is not None and ruling.law == "27B3"
     assert duties(ref) == {(E, Duty.REPLACE, "27B"), (W, Duty.PASS_THROUGHOUT, "27B3")}
@@ -271,10 +259,7 @@ def test_insufficient_bid_replaced_by_double() -> None:
 
 
 def test_insufficient_bid_replaced_by_another_insufficient_bid() -> None:
-    ref = Referee(N)
-    feed(ref, (N, "2S"))
-    ref.call(E, c("1H"))
-    ref.choose(Option.REJECT)
+    ref = insufficient_rejected("2S", "1H")
     ruling = ref.call(E, c("2H"))
     assert ruling is not None and ruling.law == "27B4"
     ref.choose(Option.REJECT)
@@ -307,10 +292,7 @@ def test_inadmissible_double_lho_called_first() -> None:
 
 
 def test_call_by_barred_player() -> None:
-    ref = Referee(N)
-    feed(ref, (N, "1S"))
-    ref.call(E, c("1H"))
-    ref.choose(Option.REJECT)
+    ref = insufficient_rejected("1S", "1H")
     feed(ref, (E, "P"), (S, "2S"))
     ruling = ref.call(W, c("3H"))  # West must pass throughout
     assert ruling is not None and ruling.irregularity is Irregularity.BARRED

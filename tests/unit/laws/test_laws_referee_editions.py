@@ -8,7 +8,7 @@ it creates; the tests after it name the Law where the 2007 and 2017 texts differ
 from __future__ import annotations
 
 import pytest
-from referee_helpers import c, duties, feed
+from referee_helpers import c, duties, feed, insufficient_rejected
 
 from bridgefiles.errors import BridgeFileError
 from bridgefiles.laws import (
@@ -413,10 +413,7 @@ def test_law_36_in_rotation_out_of_rotation_and_lho_first() -> None:
 
 
 def test_law_37_barred_player_calls() -> None:
-    ref = Referee(N)
-    feed(ref, (N, "1S"))
-    ref.call(E, c("1H"))
-    ref.choose(Option.REJECT)
+    ref = insufficient_rejected("1S", "1H")
     feed(ref, (E, "P"), (S, "2S"))
     ruling = ref.call(W, c("3H"))
     assert ruling is not None and ruling.law == "37A"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -94,6 +96,38 @@ def test_validate_input_and_render_json_match_the_batch_byte_for_byte(tmp_path: 
     assert data["summary"]["errors"] == sum(r.counts.errors for r in reports)
 
 
+def test_a_file_report_and_a_batch_count_in_one_summary_type(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.pbn"
+    bad.write_bytes(SCORED.replace(b"AKQJ.", b"AKQJJ."))
+    paths = [bad, tmp_path / "missing.pbn"]
+    from_reports = batch.Summary()
+    for path in paths:
+        counts = bf.validate_input(path).counts
+        assert type(counts) is batch.Summary and counts.files == 1
+        from_reports.merge(counts)
+    from_batch = batch.Summary()
+    tasks = [batch.ValidateTask(batch.Input(str(p)), report="none") for p in paths]
+    for result in batch.run(batch.validate_file, tasks, jobs=1):
+        from_batch.add(result)
+    assert from_reports == from_batch
+    assert (from_batch.files, from_batch.boards, from_batch.unreadable) == (2, 1, 1)
+    assert from_batch.line("validated").endswith("; 1 input(s) failed")
+    assert from_batch.to_json() == json.loads(bf.render_json(
+        [bf.validate_input(p) for p in paths]))["summary"]
+
+
+def test_counts_is_the_old_name_of_the_summary() -> None:
+    from bridgefiles.jobs import report
+
+    with pytest.warns(DeprecationWarning, match="Counts is now .*Summary"):
+        old = report.Counts
+    assert old is report.Summary is batch.Summary
+    counts = old(1, 2, 3, 4)  # the old order: boards, errors, warnings, infos
+    assert (counts.boards, counts.errors, counts.warnings, counts.infos) == (1, 2, 3, 4)
+    with pytest.raises(AttributeError):
+        report.Tallies  # noqa: B018
+
+
 def test_render_text_names_the_board() -> None:
     report = bf.validate_input(SCORED.replace(b"AKQJ.", b"AKQJJ."), name="x.pbn")
     text = bf.render_text([report])
@@ -148,3 +182,19 @@ def test_convert_real_files_to_a_stream_equals_to_a_path(tmp_path: Path) -> None
             stream = io.BytesIO()
             bf.convert(source, stream, to=to)
             assert stream.getvalue() == target.read_bytes(), (name, to)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("bridgefiles.table", "bridgefiles.views.table"),
+    ("bridgefiles.dask", "bridgefiles.batch.dask"),
+    ("bridgefiles.synthetic", "bridgefiles.testing.synthetic"),
+])
+def test_an_old_module_name_warns_with_its_new_name_and_is_that_module(old: str,
+                                                                       new: str) -> None:
+    code = (f"import warnings, importlib\nwith warnings.catch_warnings(record=True) as w:\n"
+            f"    warnings.simplefilter('always')\n    old = importlib.import_module({old!r})\n"
+            f"print([str(x.message) for x in w if x.category is DeprecationWarning])\n"
+            f"print(old is importlib.import_module({new!r}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.splitlines() == [repr([f"{old} is now {new}"]), "True"], done.stderr

@@ -10,37 +10,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from auctions import auction
 from shared import REAL, REAL_PBN, vector_params
 
 import bridgefiles as bf
 from bridgefiles.laws import replay_auction
 from bridgefiles.model import (
-    Auction,
     AuctionEnd,
-    AuctionEntry,
     Board,
-    Call,
     Card,
     Contract,
-    EntryKind,
     Seat,
     Strain,
     TagPair,
     auction_outcome,
     trick_winner,
 )
-
-
-def auction(first: str, calls: str, end: AuctionEnd = AuctionEnd.OPEN) -> Auction:
-    entries = []
-    for text in calls.split():
-        if text == "-":
-            entries.append(AuctionEntry(kind=EntryKind.NONE))
-        elif text == "?":
-            entries.append(AuctionEntry(kind=EntryKind.CALL, call=None))
-        else:
-            entries.append(AuctionEntry(call=Call.parse(text)))
-    return Auction(first=Seat.parse(first), entries=tuple(entries), end=end)
 
 
 def test_a_plain_auction() -> None:

@@ -3,8 +3,8 @@
 The bombs as measured before the fix: a ``Multiplicity`` of 1E6 ran for hours (the row
 was repeated, then compared with every copy) and 1E9 ran out of memory; a cell
 ``1e10000000`` took over a minute of Decimal arithmetic; ``NaN`` and ``Infinity`` cells
-raised ValueError and OverflowError out of ``bf.score``; 20,000 rows took 16.8 s
-(quadratic matchpoints). Timings live in ``scripts/bench_limits.py``; here the work is
+raised ValueError and OverflowError out of ``bf.score``; matchpoints took time
+quadratic in the rows. Timings live in ``scripts/bench_limits.py``; here the work is
 counted and the results checked against the plain definitions.
 """
 

@@ -167,32 +167,30 @@ def _rubber_board(**tags: str) -> Board:
     return Board(tags=tuple(TagPair(name=k, value=v) for k, v in base.items()))
 
 
+FRESH_RUBBER = "NS 0 0 / 0 EW 0 0 / 0"  # a ScoreRubberHistory with nothing scored yet
+
+
+def _filled(board: Board, replace: bool = False) -> Board:
+    """The one board of a file, scored."""
+    (out,) = score_file(BridgeFile(format="pbn", boards=(board,)), replace=replace).boards
+    return out
+
+
 def test_fill_writes_score_rubber() -> None:
-    board = _rubber_board(
-        Contract="4SX",
-        Declarer="N",
-        Result="11",
-        ScoreRubberHistory="NS 0 0 / 0 EW 0 0 / 0",
-    )
-    (out,) = score_file(BridgeFile(format="pbn", boards=(board,))).boards
+    out = _filled(_rubber_board(Contract="4SX", Declarer="N", Result="11",
+                                ScoreRubberHistory=FRESH_RUBBER))
     assert out.tag("ScoreRubber") == "NS 150/240 EW 0/0"
     assert out.tag("Score") is None  # rubber files get no duplicate score
 
 
 def test_fill_reports_a_wrong_score_rubber() -> None:
-    board = _rubber_board(
-        Contract="4S",
-        Declarer="N",
-        Result="8",
-        ScoreRubberHistory="NS 0 0 / 0 EW 0 0 / 0",
-        ScoreRubber="EW 50/0",
-    )
-    (out,) = score_file(BridgeFile(format="pbn", boards=(board,))).boards
+    board = _rubber_board(Contract="4S", Declarer="N", Result="8",
+                          ScoreRubberHistory=FRESH_RUBBER, ScoreRubber="EW 50/0")
+    out = _filled(board)
     assert out.tag("ScoreRubber") == "EW 50/0"
     (d,) = out.diagnostics
     assert d.code == "score-mismatch" and "EW 100/0" in d.message
-    (fixed,) = score_file(BridgeFile(format="pbn", boards=(board,)), replace=True).boards
-    assert fixed.tag("ScoreRubber") == "NS 0/0 EW 100/0"
+    assert _filled(board, replace=True).tag("ScoreRubber") == "NS 0/0 EW 100/0"
 
 
 # -- Chicago ---------------------------------------------------------------------------

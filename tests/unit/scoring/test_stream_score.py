@@ -207,12 +207,10 @@ def test_peak_memory_does_not_grow_with_the_boards(
 ) -> None:
     """Four times the boards: the traced peak grows by at most 6 KB a board more (what
     reading leaves to the garbage collector between its rounds, and the reader's
-    chunk of input, bounded both). Holding the boards, as both did before, cost 44 KB
-    (score) and 36 KB (preserve) a board of these 560 bytes; scoring's records in
-    memory about 7 KB at the peak of a pairs event, before they went to disk (here a
-    cache of 32 records, so most of them do). What is measured moves with what ran
-    before in the process (0.6-1.6 KB a board for score, seen at 2.0 once): the bound
-    sits well above that and well below holding a board (issue 28)."""
+    chunk of input, bounded both; here a cache of 32 records, so most records go to
+    disk). What is measured moves with what ran before in the process, so the bound sits
+    well above it and well below what holding a board costs (issue 28; the README's
+    Performance gives both)."""
     from bridgefiles.scoring import store
 
     monkeypatch.setattr(store, "CACHE", 32)
