@@ -231,17 +231,11 @@ def dd_columns(to: str, table: bool) -> dict[str, Any]:
     if not table:
         raise click.UsageError(f"--dd adds columns to a table: give --to csv or parquet, "
                                f"not {to}")
-    try:
-        from bridgefiles.analysis import available, ddscore
+    from bridgefiles.analysis import available, ddscore  # the solver itself loads lazily
 
-        ready = available()
-    except ImportError as exc:
-        ready, why = False, f" ({exc})"
-    else:
-        why = ""
-    if not ready:
+    if not available():
         raise click.UsageError("--dd needs the double-dummy solver: pip install '.[dds]' "
-                               f"from the bridgefiles clone{why}")
+                               "from the bridgefiles clone")
     return {"extra": ddscore.dd_columns, "extra_types": ddscore.DD_COLUMN_TYPES}
 
 

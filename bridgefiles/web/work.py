@@ -3,8 +3,9 @@
 Each function takes the path of an upload inside its request's temporary folder and the
 name the client gave the file (shown in reports, never used for a path), and returns what
 the response carries. Only the library's public surface is used (``bf.validate_input``,
-``bf.render_json``, ``bf.convert``), so the bytes are those the command line gives for
-the same input. Outputs are written in the request's folder under fixed names.
+``bf.render_json``, ``bf.convert``; ``finding_text`` for a finding as the command line
+prints it), so the bytes are those the command line gives for the same input. Outputs
+are written in the request's folder under fixed names.
 """
 
 from __future__ import annotations

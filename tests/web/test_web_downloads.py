@@ -154,3 +154,27 @@ def test_the_report_page_offers_each_exchange_download(server: str, tmp_path: Pa
         assert data == expected
         _said_as_the_cli_says(headers, lines)
     assert len(names) == len(EXCHANGE)  # no two downloads share a name
+
+
+def _readme_block(words: str) -> list[str]:
+    """The commands of the README's sh block (in the service section) holding ``words``."""
+    text = (FIXTURES.parent / "README.md").read_text("utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", text[text.index("## The upload service"):], re.S)
+    block = next(b for b in blocks if words in b)
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_the_readmes_download_block_runs_as_written(server: str, tmp_path: Path) -> None:
+    shutil.copytree(FIXTURES, tmp_path / "fixtures")
+    said = ""
+    for command in _readme_block("to=usebio&score=true"):
+        done = subprocess.run(["bash", "-c", command.replace("http://127.0.0.1:8000", server)],
+                              cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, (command, done.stderr)
+        said += done.stdout
+    expected, _ = _cli(tmp_path / "fixtures", PAIRS, "--to", "usebio", "--score",
+                       "--method", "MP")
+    assert (tmp_path / "scoring-pairs.xml").read_bytes() == expected
+    assert (tmp_path / "sample-event.bri").stat().st_size == 512  # four deals of 128 bytes
+    assert (tmp_path / "event.dup").stat().st_size == 624  # and of 156
+    assert re.search(r"(?im)^x-lost-in-conversion: 35\r?$", said), said
