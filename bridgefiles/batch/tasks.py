@@ -195,6 +195,10 @@ class ConvertTask:
     laws: Laws = "2017"
     through: bool = False  # write through a symlink, FIFO or device target
     method: str | None = None  # scoring method instead of each board's Scoring tag
+    # a table's added columns (bf.convert's extra, a module-level function so that it
+    # pickles to the workers: the dd columns of analysis.ddscore) and their types
+    extra: Callable[[Board, dict[str, Any]], dict[str, Any]] | None = None
+    extra_types: dict[str, str] | None = None
 
 
 def convert_file(task: ConvertTask, report: Report = no_report) -> FileResult:
@@ -227,7 +231,8 @@ def convert_file(task: ConvertTask, report: Report = no_report) -> FileResult:
             item.path, target, to=task.to or None, format=task.source_format, score=task.score,
             layout=task.layout, laws=task.laws, strict=task.strict, replace=task.replace,
             verify=task.verify, through=task.through and not to_stdout, method=task.method,
-            on_diagnostic=found, on_board=counter.tick,
+            on_diagnostic=found, on_board=counter.tick, extra=task.extra,
+            extra_types=task.extra_types,
         )
         counter.flush()
         result.boards = done.boards

@@ -162,26 +162,37 @@ run_options = common.stacked(
 @click.argument("files", nargs=-1, required=True)
 @click.option("--to", "to", type=click.Choice(writable_formats()), required=True,
               help="Output format (url: handviewer links; usebio: USEBIO 1.2 XML results of a "
-                   "scored event; csv and parquet: one row a board).")
+                   "scored event (--score scores it first); bri, dge, dup, dlm: the deals "
+                   "for a dealing machine, once each; rbn: Pavlicek's notation; csv and "
+                   "parquet: one row a board). What the format cannot carry is a "
+                   "lost-in-conversion warning.")
 @click.option("-o", "--output", "output", default=None,
-              help="Output file ('-' for standard output); one input, or a table of several.")
+              help="Output file ('-' for standard output); one input, or a table of several "
+                   "(--score --to usebio -o event.xml: the event's results for the "
+                   "national body).")
 @write_options
 @click.option("--score", "do_score", is_flag=True, help="Fill in results and scores.")
 @method_option
 @click.option("--preserve", is_flag=True,
               help="Keep the text as read where the format does not change.")
 @click.option("--strict", is_flag=True, help="Fail a file at its first error.")
+@click.option("--dd", "dd", is_flag=True,
+              help="With --to csv or parquet: add the columns dd_tricks, dd_score_ns and "
+                   "dd_difference (double dummy for the contract played, and the tricks at "
+                   "the table less those; extra dds).")
 @run_options
 def convert(files: tuple[str, ...], to: str, output: str | None, out_dir: str | None,
             in_place: bool, force: bool, verify: bool, through: bool, do_score: bool,
-            method: str | None, preserve: bool, strict: bool, fail_on: str | None,
+            method: str | None, preserve: bool, strict: bool, dd: bool, fail_on: str | None,
             report_format: str, laws: str, source_format: str | None, jobs: int,
             show_progress: bool | None, quiet: bool) -> None:
-    """Convert FILE... to PBN (export format), LIN, JSON, handviewer URLs, USEBIO XML or a table."""
+    """Convert FILE... to PBN (export format), LIN, JSON, handviewer URLs, USEBIO XML,
+    a dealing machine's BRI, DGE, DUP or DLM file, RBN, or a table."""
     if method is not None and not do_score:
         raise click.UsageError("--method says how to score: give it with --score")
     items = common.inputs(files)
     table = to in table_formats()
+    columns = dd_columns(to, table) if dd else {}
     if to == "parquet":
         from bridgefiles.views.table import have_parquet
 
@@ -208,15 +219,31 @@ def convert(files: tuple[str, ...], to: str, output: str | None, out_dir: str | 
     layout: Literal["export", "preserve"] = "preserve" if preserve else "export"
     tasks = [ConvertTask(item, to, target, source_format, layout, do_score, verify, strict,
                          through=through, method=METHODS.get(method or ""),
-                         **common.laws_settings(laws))
+                         **columns, **common.laws_settings(laws))
              for item, target in zip(items, found, strict=True)]
     write_results(tasks, jobs, fail_on, quiet, "converted", report_format, show_progress, merge)
+
+
+def dd_columns(to: str, table: bool) -> dict[str, Any]:
+    """``--dd``: the ConvertTask settings of the double-dummy columns, or a usage error
+    (not a table; the solver, extra ``dds``, not installed: never a column left empty
+    in silence)."""
+    if not table:
+        raise click.UsageError(f"--dd adds columns to a table: give --to csv or parquet, "
+                               f"not {to}")
+    from bridgefiles.analysis import available, ddscore  # the solver itself loads lazily
+
+    if not available():
+        raise click.UsageError("--dd needs the double-dummy solver: pip install '.[dds]' "
+                               "from the bridgefiles clone")
+    return {"extra": ddscore.dd_columns, "extra_types": ddscore.DD_COLUMN_TYPES}
 
 
 @click.command()
 @click.argument("files", nargs=-1, required=True)
 @click.option("-o", "--output", "output", default=None,
-              help="Output file (default: standard output); one input only.")
+              help="Output file (default: standard output); one input only; its extension "
+                   "names the format to write (-o event.xml: USEBIO 1.2 XML results).")
 @write_options
 @click.option("--replace", is_flag=True, help="Replace existing values that disagree.")
 @method_option

@@ -122,6 +122,8 @@ def convert(
     through: bool = False,
     on_diagnostic: Finding | None = None,
     on_board: Callable[[], None] | None = None,
+    extra: Callable[[Board, dict[str, Any]], dict[str, Any]] | None = None,
+    extra_types: dict[str, str] | None = None,
 ) -> Conversion:
     """Read ``source``, convert it to ``to`` and write it to ``target``; the findings.
 
@@ -135,7 +137,9 @@ def convert(
     findings are those ``validate`` reports. ``verify`` reads the output back before
     it replaces anything. Findings are kept in the result unless ``on_diagnostic``
     takes them as they come (so memory stays flat on huge files). A file with no
-    board is an error: nothing is written.
+    board is an error: nothing is written. ``extra`` and ``extra_types`` add columns
+    to a table, as :func:`bridgefiles.views.table.write_table` takes them (the ``dd``
+    columns of ``bridgefiles.analysis.ddscore``); for another format they are refused.
 
     >>> import io
     >>> out = io.BytesIO()
@@ -146,6 +150,8 @@ def convert(
     (1, 0, b'st||md|3|')
     """
     check_laws(laws)
+    if extra is not None and to is not None and registry.get(to).kind != "table":
+        raise UsageError(f"extra columns are a table's: convert to csv or parquet, not {to}")
     if layout not in ("export", "preserve"):
         raise UsageError(f"layout must be 'export' or 'preserve', not {layout!r}")
     to_path = isinstance(target, (str, os.PathLike)) and os.fspath(target) != "-"
@@ -192,7 +198,8 @@ def convert(
             data = file_from_info(_changed(again, changes, count), info, info.format or "pbn",
                                   stream=True)
         _write(data, target, fmt, done, info, emit, known=twice is not None, layout=layout,
-               verify=verify, encoding=encoding, through=through, budget=budget)
+               verify=verify, encoding=encoding, through=through, budget=budget,
+               extra=extra, extra_types=extra_types)
         for diag in info.diagnostics:
             emit(diag)
         return done
@@ -349,7 +356,9 @@ def _changed(boards: Iterable[Board], changes: Iterator[Changes | None],
 
 def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
            info: FileInfo, emit: Finding, *, known: bool, layout: Layout, verify: bool,
-           encoding: str | None, through: bool, budget: Budget) -> None:
+           encoding: str | None, through: bool, budget: Budget,
+           extra: Callable[[Board, dict[str, Any]], dict[str, Any]] | None = None,
+           extra_types: dict[str, str] | None = None) -> None:
     """Write to a temporary file, check it, then put it in place (or copy it to a stream).
 
     ``data`` streams its boards; ``known``: the input was read once before, so what
@@ -374,9 +383,13 @@ def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
             from bridgefiles.views.table import write_table
 
             rows = data.boards
-            write_table(_within(rows, final, budget), final, fmt.name, path=done.path)
+            write_table(_within(rows, final, budget), final, fmt.name, path=done.path,
+                        extra=extra, extra_types=extra_types)
             budget.spend(os.path.getsize(final))
             charset = fmt.charset
+        elif extra is not None:  # the target's name said a board format
+            raise UsageError(f"extra columns are a table's: convert to csv or parquet, "
+                             f"not {fmt.name}")
         else:
             named = adapted(data.boards, fmt.name, emit, labelled=True)
             pieces = iter_dumps(file_from_info(named, info, info.format or "pbn", stream=True),

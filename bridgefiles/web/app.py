@@ -9,6 +9,7 @@ holds up the event loop or the other requests.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import AsyncIterator, Callable
@@ -223,13 +224,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/convert", openapi_extra=_UPLOAD_BODY, tags=["api"], summary="Convert a file")
     async def api_convert(
         request: Request,
-        to: work.Target = Query(description="pbn (export format), lin, json or csv"),  # noqa: B008
+        to: work.Target = Query(description="pbn (export format), lin, json, csv, usebio "  # noqa: B008
+                                            "(USEBIO 1.2 XML results: with score=true), the "
+                                            "dealing machines' bri, dge, dup, dlm, or rbn"),
         strict: bool = False,
+        score: bool = Query(False, description="fill in results and scores first "
+                                               "(convert --score)"),
+        method: str | None = Query(None, description="with score=true: score by this "
+                                   "method instead of each board's Scoring tag: "
+                                   + ", ".join(work.METHODS)),
+        laws: work.Laws = "2017",
     ) -> Response:
-        """The file converted, as `bridgefiles convert FILE --to TO` writes it."""
+        """The file converted, as `bridgefiles convert FILE --to TO` writes it (`score`:
+        `--score`, `method`: `--method`, refused without `score` as the command line
+        refuses it). What the target cannot carry is counted in the `X-Lost-In-Conversion`
+        header and said, as the command line says it, in `X-Lost-In-Conversion-Detail`
+        (a JSON list of its first 50 lines)."""
+        scoring = work.scoring_value(method)  # refused before the body is read
+        if scoring is not None and not score:
+            raise work.InputProblem("method says how to score: give it with score=true", 422)
         async with uploaded(request) as upload:
             assert upload.path is not None
-            output = await run(work.convert, upload.path, upload.name, to, strict)
+            output = await run(work.convert, upload.path, upload.name, to, strict, score,
+                               scoring, laws)
         return _file(output, upload.name)
 
     @app.post("/api/score", openapi_extra=_UPLOAD_BODY, tags=["api"], summary="Score a file")
@@ -267,19 +284,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _file(output: work.Output, name: str, suffix: str = "") -> Response:
     stem = os.path.splitext(name)[0] + suffix
     filename = download_name(stem, output.extension)
-    return Response(
-        output.data,
-        media_type=_media_type(output.format),
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"',
+               "X-Lost-In-Conversion": str(output.lost)}
+    if output.losses:  # JSON in ASCII: the file's text can never break out of the header
+        headers["X-Lost-In-Conversion-Detail"] = json.dumps(list(output.losses))
+    return Response(output.data, media_type=_media_type(output.format), headers=headers)
+
+
+# Text written in one charset whatever the input's: USEBIO's prolog says ISO-8859-1, and a
+# DLM file is ASCII. (A PBN file keeps the charset it was read in, so none is claimed.)
+_FIXED_CHARSETS = {"usebio": "iso-8859-1", "dlm": "iso-8859-1"}
 
 
 def _media_type(name: str) -> str:
-    """The registry's media type; a charset only where it is fixed (a PBN file keeps the
-    charset it was read in, so none is claimed for it)."""
+    """The registry's media type; a charset only where it is fixed."""
     if name == "report":
         return "application/json"
     media = registry.media_type(name) or "application/octet-stream"
+    if name in _FIXED_CHARSETS:
+        return f"{media}; charset={_FIXED_CHARSETS[name]}"
     fixed = registry.charset(name) == "utf-8" and not media.endswith("json")
     return f"{media}; charset=utf-8" if fixed else media
 

@@ -1,8 +1,9 @@
 """The uploads behind a report page's download links, kept in memory for a short while.
 
 A report page is the answer to a POST, so its links (PBN, LIN, JSON report, CSV, scored
-file) need the file again. It is kept here, in memory only (never on disk), under a random
-token, for ``ttl`` seconds and within a bound on count and bytes; the oldest go first.
+file, USEBIO results, dealing-machine files, RBN) need the file again. It is kept here, in
+memory only (never on disk), under a random token, for ``ttl`` seconds and within a bound
+on count and bytes; the oldest go first.
 """
 
 from __future__ import annotations
@@ -20,7 +21,18 @@ DOWNLOADS: dict[str, tuple[str, str]] = {
     "report": ("JSON report", "the validation report"),
     "csv": ("CSV", "one row per board"),
     "scored": ("Scored file", "results and scores filled in"),
+    "usebio": ("USEBIO", "USEBIO 1.2 XML results of the scored event, for the national body"),
+    "bri": ("BRI", "the deals for a Duplimate dealing machine"),
+    "dge": ("DGE", "the deals for a dealing machine, in DOS card text"),
+    "dup": ("DUP", "the deals for a Duplimate machine, with its control bytes"),
+    "dlm": ("DLM", "the deals for Windows Duplimate"),
+    "rbn": ("RBN", "Pavlicek's archive notation"),
 }
+# What the outputs that hold less than the file cannot carry, said under the links (each
+# download counts its own losses in X-Lost-In-Conversion, as `convert` warns of them).
+LOSSES = ("USEBIO keeps the results, the hands and the opening leads; BRI, DGE, DUP and DLM "
+          "keep each deal once, alone. What a download cannot carry is a lost-in-conversion "
+          "warning of bridgefiles convert, counted in its X-Lost-In-Conversion header.")
 # kind -> what its file name adds to the upload's stem, so that no two downloads of one
 # report share a name ("event.pbn" normalised, "event-scored.pbn" scored)
 DOWNLOAD_SUFFIXES: dict[str, str] = {"report": "-report", "scored": "-scored"}

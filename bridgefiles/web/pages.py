@@ -15,7 +15,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from bridgefiles import __version__
-from bridgefiles.web.downloads import DOWNLOADS
+from bridgefiles.web.downloads import DOWNLOADS, LOSSES
 from bridgefiles.web.view import SEVERITIES, ReportView
 
 HERE = Path(__file__).resolve().parent
@@ -45,6 +45,7 @@ def environment() -> jinja2.Environment:
         suit_symbols=SUIT_SYMBOLS,
         severities=SEVERITIES,
         downloads=DOWNLOADS,
+        losses=LOSSES,
     )
     return env
 

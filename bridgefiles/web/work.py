@@ -3,8 +3,9 @@
 Each function takes the path of an upload inside its request's temporary folder and the
 name the client gave the file (shown in reports, never used for a path), and returns what
 the response carries. Only the library's public surface is used (``bf.validate_input``,
-``bf.render_json``, ``bf.convert``), so the bytes are those the command line gives for
-the same input. Outputs are written in the request's folder under fixed names.
+``bf.render_json``, ``bf.convert``; ``finding_text`` for a finding as the command line
+prints it), so the bytes are those the command line gives for the same input. Outputs
+are written in the request's folder under fixed names.
 """
 
 from __future__ import annotations
@@ -17,14 +18,19 @@ from typing import Literal
 import bridgefiles as bf
 from bridgefiles.files.reading import binary_input
 from bridgefiles.formats import registry
+from bridgefiles.jobs.report import finding_text
 from bridgefiles.limits import Limits
 from bridgefiles.web.findings import finding
 from bridgefiles.web.results import Laws as Laws
 from bridgefiles.web.results import score_file
 from bridgefiles.web.view import ReportView, board_view
 
-Target = Literal["pbn", "lin", "json", "csv"]
-TARGETS: tuple[Target, ...] = ("pbn", "lin", "json", "csv")
+Target = Literal["pbn", "lin", "json", "csv", "usebio", "bri", "dge", "dup", "dlm", "rbn"]
+# What /api/convert?to= and the report page's downloads write: the command line's
+# `convert --to` names (USEBIO results of the scored event; dealing machines; RBN).
+TARGETS: tuple[Target, ...] = ("pbn", "lin", "json", "csv", "usebio", "bri", "dge", "dup",
+                               "dlm", "rbn")
+MAX_LOSSES_SAID = 50  # lost-in-conversion lines an answer names; all of them are counted
 # A scoring method by the name `bridgefiles score --method` takes, and by the PBN Scoring
 # value that name stands for (the form's values), any case -> that Scoring value.
 METHODS: dict[str, str] = {
@@ -47,10 +53,14 @@ class InputProblem(Exception):
 
 @dataclass(frozen=True)
 class Output:
-    """A file to send back: bytes and the format they are in."""
+    """A file to send back: bytes, the format they are in, and what the conversion could
+    not carry (``lost``: how many lost-in-conversion findings; ``losses``: the first
+    of them as the command line prints them)."""
 
     data: bytes
     format: str
+    lost: int = 0
+    losses: tuple[str, ...] = ()
 
     @property
     def extension(self) -> str:
@@ -181,8 +191,19 @@ def report_page(path: str, name: str, options: Options, token: str, root: str = 
 
 def _converted(path: str, name: str, target: str, to: str | None, **how: object) -> Output:
     refuse_binary(path, name)
+    losses: list[str] = []
+    lost = 0
+
+    def said(diag: bf.Diagnostic) -> None:  # the rest of the findings are validate's
+        nonlocal lost
+        if diag.code == "lost-in-conversion":
+            lost += 1
+            if len(losses) < MAX_LOSSES_SAID:
+                losses.append(finding_text(diag, name))
+
     try:
-        done = bf.convert(path, target, to=to, name=name, check=False, **how)  # type: ignore[arg-type]
+        done = bf.convert(path, target, to=to, name=name, check=False, on_diagnostic=said,
+                          **how)  # type: ignore[arg-type]
     except bf.InternalError:
         raise  # our bug: a 500, never blamed on the file
     except bf.BridgeFileError as exc:
@@ -190,16 +211,21 @@ def _converted(path: str, name: str, target: str, to: str | None, **how: object)
     with open(target, "rb") as f:
         data = f.read()
     os.unlink(target)
-    return Output(data, done.to)
+    return Output(data, done.to, lost, tuple(losses))
 
 
 def _out(path: str, stem: str) -> str:
     return os.path.join(os.path.dirname(path), stem)
 
 
-def convert(path: str, name: str, to: Target, strict: bool = False) -> Output:
-    """The file as ``bridgefiles convert NAME --to TO -o OUT`` writes it."""
-    return _converted(path, name, _out(path, f"output.{to}"), to, strict=strict)
+def convert(path: str, name: str, to: Target, strict: bool = False, scored: bool = False,
+            method: str | None = None, laws: Laws = "2017") -> Output:
+    """The file as ``bridgefiles convert NAME --to TO -o OUT`` writes it (``scored``: with
+    ``--score``, and ``--method`` when ``method`` is given)."""
+    if method is not None and not scored:  # as convert refuses --method without --score
+        raise InputProblem("method says how to score: give it with score=true", 422)
+    how: dict[str, object] = {"score": True, "method": method, "laws": laws} if scored else {}
+    return _converted(path, name, _out(path, f"output.{to}"), to, strict=strict, **how)
 
 
 def score(path: str, name: str, method: str | None = None, laws: Laws = "2017") -> Output:
@@ -215,6 +241,9 @@ def download(path: str, name: str, kind: str, options: Options) -> Output:
         return Output(validate_json(path, name, options.strict, options.laws), "report")
     if kind == "scored":
         return score(path, name, options.method, options.laws)
+    if kind == "usebio":  # results for the national body: the event scored as the form says
+        return convert(path, name, "usebio", options.strict, scored=True,
+                       method=options.method, laws=options.laws)
     for target in TARGETS:
         if kind == target:
             return convert(path, name, target, options.strict)

@@ -26,7 +26,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
-from shared import REAL, REAL_LIN, REAL_PBN, ROOT
+from shared import FIXTURES, REAL, REAL_LIN, REAL_PBN, ROOT
 from web_server import serve
 
 CORPUS_FILE = REAL_PBN / "ben__camrose2024_BEN.pbn"
@@ -214,3 +214,28 @@ def test_a_faulty_deal_names_its_cards_in_the_browser(base: str, browser: Any) -
     finding = browser.find_element(By.CSS_SELECTOR, "li.finding[data-code=deal]")
     assert "missing (3):" in finding.find_element(By.CSS_SELECTOR, ".detail").text
     _shot(browser, "report-faulty.png", 1280)
+
+
+def test_the_report_offers_the_exchange_downloads(base: str, browser: Any) -> None:
+    """``downloads-phone.png`` shows the summary of ``scoring-pairs.pbn`` and its download
+    buttons, USEBIO, BRI, DGE, DUP, DLM and RBN among them, wrapped within a phone's width,
+    and under them the line that says what those outputs keep and where their losses are
+    counted. (Nothing is downloaded: the links are checked, the files are the API's.)"""
+    _upload(browser, base, FIXTURES / "scoring-pairs.pbn")
+    nav = browser.find_element(By.CSS_SELECTOR, "nav.downloads")
+    links = {a.text: a for a in nav.find_elements(By.TAG_NAME, "a")}
+    for label, kind in (("USEBIO", "usebio"), ("BRI", "bri"), ("DGE", "dge"), ("DUP", "dup"),
+                        ("DLM", "dlm"), ("RBN", "rbn")):
+        link = links[label]
+        assert link.is_displayed()
+        assert link.get_attribute("href").endswith(f"/{kind}")
+        assert link.get_attribute("download") is not None
+    assert "USEBIO 1.2 XML" in links["USEBIO"].get_attribute("title")
+    losses = browser.find_element(By.CSS_SELECTOR, "p.losses")
+    assert losses.is_displayed() and "lost-in-conversion" in losses.text
+    browser.set_window_size(390, 900)
+    assert browser.execute_script(
+        "const n = document.querySelector('nav.downloads');"
+        "return n.scrollWidth <= n.clientWidth && "
+        "document.documentElement.scrollWidth <= window.innerWidth;")
+    _shot(browser, "downloads-phone.png", 390, 900)
