@@ -138,7 +138,8 @@ def test_upload_a_corpus_file_and_read_its_report(base: str, browser: Any) -> No
     assert all(f.is_displayed() for f in browser.find_elements(By.CSS_SELECTOR, "li.finding")[:20])
     # the downloads are links the browser can follow
     links = browser.find_elements(By.CSS_SELECTOR, "nav.downloads a")
-    assert [a.text for a in links] == ["PBN", "LIN", "JSON report", "CSV", "Scored file"]
+    assert [a.text for a in links] == ["PBN", "LIN", "JSON report", "CSV", "Scored file",
+                                       "USEBIO", "BRI", "DGE", "DUP", "DLM", "RBN"]
 
 
 def test_an_error_page_in_the_browser(base: str, browser: Any) -> None:

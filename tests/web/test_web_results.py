@@ -29,6 +29,7 @@ from bridgefiles.limits import Limits
 from bridgefiles.model.cards import ALL_CARDS
 from bridgefiles.model.seats import Seat
 from bridgefiles.web.app import Settings, create_app
+from bridgefiles.web.downloads import DOWNLOADS
 
 PAIRS = REAL_PBN / "pbntools__wb120802.pbn"  # a clean 216-record pairs event (MP)
 VUGRAPH = REAL_LIN / "vugraph" / "bph__36910.lin"  # a teams match whose play fits no deal
@@ -181,7 +182,7 @@ def test_downloads_have_names_of_their_own(client: TestClient) -> None:
         r = client.get(link)
         assert r.status_code == 200
         names[link.rsplit("/", 1)[1]] = r.headers["content-disposition"]
-    assert len(set(names.values())) == len(names) == 5
+    assert len(set(names.values())) == len(names) == len(DOWNLOADS)
     assert names["scored"] == 'attachment; filename="pybcdd__faulty-scored.pbn"'
     assert names["pbn"] == 'attachment; filename="pybcdd__faulty.pbn"'
 
