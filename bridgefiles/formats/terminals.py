@@ -19,10 +19,12 @@ import hashlib
 import json
 import os
 import re
+import threading
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lark import Lark
 
@@ -30,6 +32,20 @@ from lark import Lark
 # token list, until it parses with grammars/pbn.lark; LIN parses with Lark itself
 # (formats/lin/parser.py).
 LEXED_GRAMMARS = ("pbn_tokens.lark",)
+
+T = TypeVar("T")
+_LOCAL = threading.local()
+
+
+def per_thread(key: str, make: Callable[[], T]) -> T:
+    """This thread's ``key`` (a parser and its callbacks), made on first use: a parse's
+    callbacks know the one parse under way in their thread."""
+    found: T | None = getattr(_LOCAL, key, None)
+    if found is None:
+        found = make()
+        setattr(_LOCAL, key, found)
+    return found
+
 
 # ``BRIDGEFILES_LARK=python`` picks pure-Python Lark even when lark-cython is installed.
 ENGINE_VARIABLE = "BRIDGEFILES_LARK"
@@ -47,12 +63,16 @@ def engine() -> str:
 
 
 def lalr(
-    name: str, transformer: Any = None, which: str | None = None, lexer: str = "contextual"
+    name: str,
+    transformer: Any = None,
+    which: str | None = None,
+    lexer: str = "contextual",
+    start: tuple[str, ...] = ("start",),
 ) -> Lark:
     """The LALR parser of the grammar ``name`` (its analysis cached by Lark across
     processes), with ``transformer``'s callbacks, on the engine ``which`` (default
     :func:`engine`); ``lexer`` is Lark's (``basic`` for a grammar whose terminals mean
-    the same in every state)."""
+    the same in every state); ``start``: the rules a parse may begin with."""
     options: dict[str, Any] = {}
     if (which or engine()) == "cython":
         import lark_cython
@@ -65,6 +85,7 @@ def lalr(
         transformer=transformer,
         cache=True,
         maybe_placeholders=False,
+        start=list(start),
         **options,
     )
 

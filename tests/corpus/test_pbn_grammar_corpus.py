@@ -1,12 +1,14 @@
 """The PBN grammar (``grammars/pbn.lark``) on every real PBN file and the verifier's
 conformance files: it reads the games the reader reads, and where it stops reading a
 file, the reader reports a syntax error at the same line and column (what the grammar
-rejects is what the reader already says is wrong). lark-cython reads what pure-Python
-Lark reads."""
+rejects is what the reader already says is wrong). The lenient parse
+(formats/pbn/parser.py) hands on every game and loses no text. lark-cython reads what
+pure-Python Lark reads."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,11 +16,12 @@ from typing import Any
 import pytest
 from lark import Tree
 from lark.exceptions import UnexpectedInput
+from pbn_grammar_cases import Recorder
 from shared import CONFORMANCE, CORPUS, REAL_PBN, files, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.formats.decode import LineDecoder, text_lines
-from bridgefiles.formats.pbn import grammar
+from bridgefiles.formats.pbn import grammar, parser
 from bridgefiles.formats.pbn.split import split_games
 
 pytestmark = needs_corpus
@@ -39,7 +42,7 @@ STOPS = {
 
 
 @cache
-def parser(engine: str) -> Any:
+def lalr(engine: str) -> Any:
     return grammar.build(None, engine)
 
 
@@ -51,7 +54,7 @@ def text_of(path: Path) -> str:
 def parsed(path: Path, engine: str) -> Tree[Any] | tuple[int, int]:
     """The file's tree, or where the grammar stops."""
     try:
-        tree: Tree[Any] = parser(engine).parse(text_of(path))
+        tree: Tree[Any] = lalr(engine).parse(text_of(path), start="start")
         return tree
     except UnexpectedInput as stopped:
         return stopped.line, stopped.column
@@ -88,3 +91,29 @@ def test_where_the_grammar_stops_the_reader_reports_a_syntax_error(path: Path) -
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_lark_cython_reads_what_pure_lark_reads(path: Path, engine: str) -> None:
     assert parsed(path, engine) == parsed(path, "python")
+
+
+@cache
+def handed_on(path: Path, engine: str) -> Recorder:
+    recorder = Recorder()
+    parser.parse(text_of(path), recorder, which=engine)
+    return recorder
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_the_parse_hands_on_every_game_and_loses_nothing(path: Path) -> None:
+    recorder = handed_on(path, "python")
+    rejected = [item for item in recorder.seen if item[0] == "rejected"]
+    if name(path) in STOPS:
+        assert rejected[0][2:4] == STOPS[name(path)]
+    else:
+        assert rejected == []
+        split = [s for s in split_games(text_lines(text_of(path))) if s.kind == "game"]
+        assert recorder.seen.count(("end",)) == len(split)
+    assert re.sub(r"\s+", "", "".join(recorder.texts())) == re.sub(r"\s+", "", text_of(path))
+
+
+@pytest.mark.parametrize("engine", ENGINES[1:])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_lark_cython_hands_on_what_pure_lark_hands_on(path: Path, engine: str) -> None:
+    assert handed_on(path, engine).seen == handed_on(path, "python").seen

@@ -16,7 +16,6 @@ lark-cython is installed (both give the same records: tests/test_lin_parser.py).
 
 from __future__ import annotations
 
-import threading
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
@@ -194,18 +193,14 @@ class Records:
         return None
 
 
-_LOCAL = threading.local()
-
-
 def _parser(which: str) -> tuple[Lark, Records]:
     """This thread's parser on ``which`` engine, and its callbacks."""
-    key = f"parser_{which}"
-    found: tuple[Lark, Records] | None = getattr(_LOCAL, key, None)
-    if found is None:
+
+    def make() -> tuple[Lark, Records]:
         records = Records()
-        found = (build(records, which), records)
-        setattr(_LOCAL, key, found)
-    return found
+        return build(records, which), records
+
+    return terminals.per_thread(f"parser_{which}", make)
 
 
 def parse_chunk(

@@ -10,6 +10,8 @@ from lark import Lark
 from bridgefiles.formats import terminals
 
 GRAMMAR = "pbn.lark"
+# a file from its start; the rest of one after a rejection (formats/pbn/parser.py)
+STARTS = ("start", "resume")
 
 
 def grammar_text() -> str:
@@ -22,4 +24,4 @@ def build(transformer: Any = None, which: str | None = None) -> Lark:
     (default: lark-cython when installed). Its lexer is contextual: a token means what
     the section it stands in says (``4NT`` is a call in an auction, an element in a
     table)."""
-    return terminals.lalr(GRAMMAR, transformer, which)
+    return terminals.lalr(GRAMMAR, transformer, which, start=STARTS)

@@ -1,0 +1,229 @@
+"""PBN text through the grammar (``grammars/pbn.lark``): Lark's LALR parser, its
+callbacks handing a :class:`GameBuilder` each section as its rule completes (the
+tokens of a tag, table, Auction or Play, flat) and each game's end; no tree is kept.
+
+What the grammar rejects stops Lark there. In lenient mode the error is handed to the
+builder where it is (line and column, what was found), with the text from there to
+the next tag or game end, kept whole; the tokens of the section it broke go to the
+builder first, as far as they were read. Then the parse goes on at that tag or game
+end, in the grammar's ``resume`` rule (the rest of a game, then games), on a parser
+whose lexer starts there (no copy of the text). Strict mode stops at the first.
+
+Not yet the reader's: formats/pbn/reader.py still lexes with grammars/pbn_tokens.lark.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Protocol
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from bridgefiles.errors import StrictModeError
+from bridgefiles.formats import terminals
+from bridgefiles.formats.pbn.grammar import build
+from bridgefiles.formats.terminals import engine
+from bridgefiles.model.diagnostic import error
+
+# the terminal that opens each kind of section, to its rule
+SECTION_OF = {
+    "TAG": "tag",
+    "INHERITED": "tag",
+    "DEFAULT": "tag",
+    "TABLE_TAG": "table",
+    "AUCTION_TAG": "auction",
+    "PLAY_TAG": "play",
+}
+# Where reading goes on after a rejection: a game's end (a semi-empty line) or a tag.
+_RESUME = re.compile(r"(?:\r\n|\r(?!\n)|\n)(?:[ \t]*(?:\r\n|\r(?!\n)|\n))+|\[")
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+class GameBuilder(Protocol):
+    """What the parse hands on, in file order."""
+
+    def lead(self, token: Token) -> None:
+        """Commentary or an escape line before a game's first tag."""
+
+    def section(self, kind: str, tokens: list[Token]) -> None:
+        """A tag pair and what follows it (``kind``: tag, table, auction or play)."""
+
+    def game_end(self) -> None:
+        """The game of the sections since the last end is whole."""
+
+    def rejected(self, text: str, line: int, column: int, message: str) -> None:
+        """Text the grammar does not read (kept whole), where it starts, and why."""
+
+
+class _Rules:
+    """The grammar's callbacks, to the builder of the parse under way (one parser a
+    thread, so the callbacks know it)."""
+
+    def __init__(self) -> None:
+        self.builder: GameBuilder | None = None
+        self.open = False  # a section was handed on since the last game end
+
+    def took(self, kind: str, children: list[Token]) -> None:
+        """(Not a rule's name: Lark looks every rule's name up here, ``_section`` too.)"""
+        assert self.builder is not None
+        self.open = True
+        self.builder.section(kind, children)
+
+    def tag(self, children: list[Token]) -> None:
+        self.took("tag", children)
+
+    def table(self, children: list[Token]) -> None:
+        self.took("table", children)
+
+    def auction(self, children: list[Token]) -> None:
+        self.took("auction", children)
+
+    def play(self, children: list[Token]) -> None:
+        self.took("play", children)
+
+    def lead(self, children: list[Token]) -> None:
+        assert self.builder is not None
+        self.builder.lead(children[0])
+
+    def game(self, children: list[Any]) -> None:
+        self.end()
+
+    rest = game
+
+    def end(self) -> None:
+        if self.open:
+            assert self.builder is not None
+            self.open = False
+            self.builder.game_end()
+
+    def start(self, children: list[Any]) -> None:
+        return None
+
+    resume = start
+
+
+def _parser(which: str) -> tuple[Lark, _Rules]:
+    """This thread's parser on ``which`` engine, and its callbacks."""
+
+    def make() -> tuple[Lark, _Rules]:
+        rules = _Rules()
+        return build(rules, which), rules
+
+    return terminals.per_thread(f"pbn_parser_{which}", make)
+
+
+def _tokens(values: list[Any]) -> list[Token]:
+    """The tokens of the parser's stack that no rule took yet, in order."""
+    out: list[Token] = []
+    for value in values:
+        if isinstance(value, Tree):
+            out.extend(_tokens(value.children))
+        elif hasattr(value, "start_pos") and not value.type.startswith("_"):
+            out.append(value)  # a token (lark-cython's is not Lark's class), not a gap
+    return out
+
+
+def _where(exc: UnexpectedInput) -> int:
+    """Where the text the grammar rejects starts."""
+    if isinstance(exc, UnexpectedToken):
+        if exc.token.type == "$END":
+            return -1
+        start: int = exc.token.start_pos or 0
+        return start
+    return exc.pos_in_stream or 0
+
+
+def _message(exc: UnexpectedInput, text: str, pos: int) -> str:
+    found = "the end of the text" if pos < 0 else repr(text[pos : pos + 20])
+    expected = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or ())
+    named = ", ".join(e for e in expected if not e.startswith("_"))[:160]
+    return f"the PBN grammar does not read {found} here" + (f" (expected {named})" if named else "")
+
+
+def _resume_at(text: str, at: int, exc: UnexpectedInput, restart: int) -> int:
+    """Where reading goes on after text rejected at ``at``: there when what was rejected
+    is a tag pair or a game end (what came before it is what was broken), else at the
+    next tag pair or game end after it, or at the end of the text. Never again at the
+    ``restart`` where this parse began, so every rejection reads on."""
+    kind = exc.token.type if isinstance(exc, UnexpectedToken) else ""
+    if (kind in SECTION_OF or kind == "_GAP") and at != restart:
+        return at
+    m = _RESUME.search(text, at + 1 if text.startswith("[", at) or at == restart else at)
+    return m.start() if m else len(text)
+
+
+def _line_column(text: str, pos: int, line: int, line_start: int, at: int) -> tuple[int, int, int]:
+    """Line, column and line start of ``at`` in ``text``, counting on from ``pos``
+    (which is on ``line``, that starts at ``line_start``)."""
+    for m in _LINE_END.finditer(text, pos, at):
+        line += 1
+        line_start = m.end()
+    return line, at - line_start + 1, line_start
+
+
+def parse(
+    text: str,
+    builder: GameBuilder,
+    strict: bool = False,
+    path: str | None = None,
+    which: str | None = None,
+) -> None:
+    """The games of ``text`` to ``builder``, in order (see the module's docstring)."""
+    lark, rules = _parser(which or engine())
+    rules.builder, rules.open = builder, False
+    try:
+        _parse(lark, rules, text, builder, strict, path)
+    finally:
+        rules.builder = None
+
+
+def _parse(
+    lark: Lark, rules: _Rules, text: str, builder: GameBuilder, strict: bool, path: str | None
+) -> None:
+    start, pos, line, line_start = "start", 0, 1, 0
+    while True:
+        interactive = lark.parse_interactive(text, start=start)
+        if pos:
+            counter = interactive.lexer_thread.state.line_ctr  # type: ignore[union-attr]
+            counter.char_pos, counter.line = pos, line
+            counter.column, counter.line_start_pos = pos - line_start + 1, line_start
+        try:
+            interactive.resume_parse()  # type: ignore[no-untyped-call]
+            return
+        except (UnexpectedCharacters, UnexpectedToken) as exc:
+            stopped = _where(exc)
+            at = len(text) if stopped < 0 else stopped
+            if strict:
+                diag = error(
+                    "syntax", _message(exc, text, stopped), line=exc.line, column=exc.column,
+                    path=path,
+                )  # fmt: skip
+                raise StrictModeError(diag.format(), diag) from None
+            state = exc.interactive_parser.parser_state
+            _hand_on(_tokens(list(state.value_stack)), builder, rules)
+            resume = _resume_at(text, at, exc, pos if start == "resume" else -1)
+            line, column, line_start = _line_column(text, pos, line, line_start, at)
+            builder.rejected(text[at:resume], line, column, _message(exc, text, stopped))
+            line, _, line_start = _line_column(text, at, line, line_start, resume)
+            if resume >= len(text) or not text.startswith("[", resume):
+                rules.end()  # the end of the text or of the game: the broken game is whole
+            if resume >= len(text):
+                return
+            start, pos = "resume", resume
+
+
+def _hand_on(tokens: list[Token], builder: GameBuilder, rules: _Rules) -> None:
+    """The tokens read before a rejection and not yet handed on: commentary before a
+    game's first tag, then each section as far as it was read."""
+    i = 0
+    while i < len(tokens) and tokens[i].type not in SECTION_OF:
+        builder.lead(tokens[i])
+        i += 1
+    while i < len(tokens):
+        j = i + 1
+        while j < len(tokens) and tokens[j].type not in SECTION_OF:
+            j += 1
+        rules.open = True
+        builder.section(SECTION_OF[tokens[i].type], tokens[i:j])
+        i = j

@@ -1,0 +1,118 @@
+"""The PBN parse (formats/pbn/parser.py): Lark's LALR parser hands each section and
+game end to a builder as its rule completes; in lenient mode what the grammar rejects
+goes to the builder where it is, kept whole, and reading goes on at the next tag or
+game end; strict mode stops at the first. Pure-Python Lark and lark-cython hand on
+the same."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+
+import pytest
+from pbn_grammar_cases import ACCEPTED, GAME, REJECTED, Recorder
+
+from bridgefiles.errors import StrictModeError
+from bridgefiles.formats.pbn import parser
+
+ENGINES = ["python"] + (["cython"] if importlib.util.find_spec("lark_cython") else [])
+
+
+def read(text: str, engine: str = "python", strict: bool = False) -> Recorder:
+    recorder = Recorder()
+    parser.parse(text, recorder, strict=strict, which=engine)
+    return recorder
+
+
+def unspaced(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_section_and_game_end_is_handed_on_as_it_completes(engine: str) -> None:
+    seen = read(GAME, engine).seen
+    assert [item[:2] for item in seen] == [
+        ("lead", "ESCAPE"),
+        ("lead", "COMMENT"),
+        *[("section", "tag")] * 4,
+        ("section", "auction"),
+        ("section", "tag"),
+        ("section", "play"),
+        ("section", "table"),
+        ("end",),
+        ("section", "tag"),
+        ("section", "tag"),
+        ("end",),
+    ]
+    auction = seen[6][2]
+    assert auction[:3] == (
+        ("AUCTION_TAG", '[Auction "N"]', 8, 1),
+        ("COMMENT", "{after the tag}", 8, 15),
+        ("CALLS", "1C Pass 1H", 9, 1),
+    )
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text", ACCEPTED)
+def test_nothing_is_rejected_in_what_pbn_allows(engine: str, text: str) -> None:
+    recorder = read(text, engine)
+    assert [i for i in recorder.seen if i[0] == "rejected"] == []
+    assert unspaced("".join(recorder.texts())) == unspaced(text)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text, where, why", REJECTED, ids=[r[2] for r in REJECTED])
+def test_lenient_reading_keeps_what_is_rejected_where_it_is_and_reads_on(
+    engine: str, text: str, where: tuple[int, int], why: str
+) -> None:
+    recorder = read(text, engine)
+    rejected = [item for item in recorder.seen if item[0] == "rejected"]
+    assert rejected and rejected[0][2:4] == where, why
+    assert "PBN grammar does not read" in rejected[0][4]
+    assert unspaced("".join(recorder.texts())) == unspaced(text), "nothing is lost"
+    assert recorder.seen[-1] == ("end",) or not any(i[0] == "section" for i in recorder.seen)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text, where, why", REJECTED, ids=[r[2] for r in REJECTED])
+def test_strict_reading_stops_at_the_first(
+    engine: str, text: str, where: tuple[int, int], why: str
+) -> None:
+    with pytest.raises(StrictModeError) as stopped:
+        read(text, engine, strict=True)
+    diag = stopped.value.diagnostic
+    assert diag is not None and (diag.code, diag.line, diag.column) == ("syntax", *where)
+
+
+def test_reading_goes_on_at_the_next_tag_of_the_same_game() -> None:
+    text = '[Event "x"]\n[Auction "N"]\n1C ^R 1D\n[Play "E"]\nSA\n\n[Event "y"]\n'
+    seen = read(text).seen
+    assert [i[0] for i in seen] == [
+        "section", "section", "rejected", "section", "end", "section", "end",
+    ]  # fmt: skip
+    assert seen[2][1:4] == ("^R 1D\n", 3, 4)
+    assert seen[3][2][1] == ("CARD", "SA", 5, 1)  # lines and columns go on from there
+    assert seen[4] == ("end",)  # one game: the rejected text stood inside it
+
+
+def test_reading_goes_on_at_the_next_game() -> None:
+    text = '[Event "x"]\n[Auction "N"]\n1C\n}\n1D\n\n[Event "y"]\n'
+    seen = read(text).seen
+    assert [i[0] for i in seen] == ["section", "section", "rejected", "end", "section", "end"]
+    assert seen[2][1:4] == ("}\n1D", 4, 1)
+
+
+def test_every_rejection_reads_on() -> None:
+    """A thousand broken tag pairs: a thousand rejections, each at its line (reading
+    goes on at the next tag), and the tag after them read."""
+    text = '[Event "x"]\n' + "[Bad]\n" * 1000 + '[Site "y"]\n'
+    seen = read(text).seen
+    rejected = [i for i in seen if i[0] == "rejected"]
+    assert [i[2] for i in rejected] == list(range(2, 1002))
+    assert seen[-2] == ("section", "tag", (("TAG", '[Site "y"]', 1002, 1),))
+
+
+@pytest.mark.parametrize("engine", ENGINES[1:])
+def test_lark_cython_hands_on_what_pure_lark_hands_on(engine: str) -> None:
+    for text in [GAME, *ACCEPTED, *(r[0] for r in REJECTED)]:
+        assert read(text, engine).seen == read(text, "python").seen
