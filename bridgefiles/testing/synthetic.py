@@ -225,6 +225,8 @@ def to_pbn(boards: Iterator[SyntheticBoard] | list[SyntheticBoard], event: str =
                    f'[Scoring "MP"]\n[Declarer "{b.declarer.value if b.declarer else ""}"]\n'
                    f'[Contract "{b.contract}"]\n'
                    f'[Result "{"" if b.tricks is None else b.tricks}"]\n')
+        if b.commentary:  # a sentence a line: PBN lines hold at most 255 characters
+            out.append("{" + "\n".join(_sentences(b.commentary)) + "}\n")
         out.append(f'[Auction "{b.dealer.value}"]\n')
         notes = []
         line: list[str] = []
@@ -241,8 +243,6 @@ def to_pbn(boards: Iterator[SyntheticBoard] | list[SyntheticBoard], event: str =
             out.append(" ".join(line) + "\n")
         for i, text in enumerate(notes, start=1):
             out.append(f'[Note "{i}:{text}"]\n')
-        if b.commentary:  # a sentence a line: PBN lines hold at most 255 characters
-            out.append("{" + "\n".join(_sentences(b.commentary)) + "}\n")
         if b.declarer is not None and b.play:
             leader = b.declarer.lho
             out.append(f'[Play "{leader.value}"]\n')
