@@ -223,6 +223,12 @@ def test_analyze_reports_what_check_board_finds(monkeypatch: pytest.MonkeyPatch)
 
     fake.check_board = check_board  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bridgefiles.analysis", fake)
+    # every board counts as carrying values to compare, whether or not an earlier test
+    # imported the real bridgefiles.analysis.check (the run's order must not decide)
+    carried = types.ModuleType("bridgefiles.analysis.check")
+    carried.carries_analysis = lambda board: True  # type: ignore[attr-defined]
+    carried.solvable_deal = lambda board: board  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bridgefiles.analysis.check", carried)
     code, out, err = _invoke(["validate", str(SAMPLE), "--analyze", "--fail-on", "warning"])
     assert code == 1
     assert out.count("warning[dd-mismatch] board") == 12
