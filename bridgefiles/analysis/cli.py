@@ -77,11 +77,9 @@ def analyze(files: tuple[str, ...], output: str | None, out_dir: str | None, job
         raise click.UsageError("-o takes one input; use --out-dir for several")
     if sum(i.is_stdin for i in items) > 1:
         raise click.UsageError("standard input can be read once")
-    tasks = []
-    for item, target in zip(items, _targets(items, output, out_dir, check), strict=True):
-        data = work.read_stdin() if item.is_stdin else None
-        tasks.append(work.FileTask(path=item.display if item.is_stdin else item.path,
-                                   target=target, check=check, data=data, error=item.error))
+    tasks = [work.FileTask(path=item.display, target=target, check=check, stdin=item.is_stdin,
+                           error=item.error)
+             for item, target in zip(items, _targets(items, output, out_dir, check), strict=True)]
     if out_dir is not None and not check:
         make_folder(out_dir, "the output folder")
     started = time.monotonic()
@@ -97,13 +95,12 @@ def analyze(files: tuple[str, ...], output: str | None, out_dir: str | None, job
                     common.write_text(line + "\n")
                 else:
                     common.echo_err(line)
-            bar.file_done(item.size, outcome.analysed)
+            bar.file_done(item.size, outcome.boards)
             if outcome.error is not None:
                 common.echo_err(outcome.error)
                 status = max(status, EXIT_BUG if outcome.internal else EXIT_USAGE)
                 continue
-            if outcome.output is not None:
-                common.write_bytes(outcome.output)
+            work.copy_output(outcome, common.write_bytes)
             if outcome.export_form:
                 common.echo_err(f"{outcome.path}: note: {outcome.export_form} boards could not "
                                 "be edited in place and were written in PBN export form")

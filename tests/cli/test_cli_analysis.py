@@ -10,10 +10,21 @@ import re
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from shared import FIXTURES, REAL_PBN, need
+
+import bridgefiles as bf
+from bridgefiles.analysis import files as work
+from bridgefiles.analysis import solver
+from bridgefiles.analysis.models import DDTable
+from bridgefiles.cli import main
+from bridgefiles.model.board import Board
+from bridgefiles.testing import synthetic
 
 ROOT = FIXTURES.parent
 SAMPLE = FIXTURES / "sample-event.pbn"
@@ -58,6 +69,10 @@ def test_analyze_mirrors_the_tree_and_says_why_boards_were_not_analysed(tmp_path
     # the reading's finding, naming its board, and the count of boards not analysed, with why
     assert re.search(r"a/event\.pbn:11:7: error\[deal\] board 2: Deal: hands hold", proc.stderr)
     assert "14 boards, 13 analysed (1 without a full deal of four 13-card hands)" in proc.stderr
+    # and, for the board not analysed, why
+    assert re.search(r"a/event\.pbn:11:1: warning\[deal\] board 2: not analysed: hands hold "
+                     r"different numbers of cards \(North 10, East 13, South 13, West 13\)",
+                     proc.stderr), proc.stderr
 
 
 def test_analyze_dd_mismatch_names_the_board(tmp_path: Path) -> None:
@@ -159,3 +174,58 @@ def test_handrecord_pdf_has_the_usual_mode(tmp_path: Path) -> None:
     os.umask(umask)
     assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
     assert out.read_bytes().startswith(b"%PDF")
+
+
+# -- streaming ---------------------------------------------------------------------------
+
+
+class Counted:
+    """The boards of a reading, counted as they are handed over."""
+
+    def __init__(self, boards: Iterator[Board]) -> None:
+        self.boards = boards
+        self.read = 0
+
+    def __iter__(self) -> Iterator[Board]:
+        for board in self.boards:
+            self.read += 1
+            yield board
+
+
+def _quick_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search replaced by one table (par still by DDS): many boards in a second."""
+    table = DDTable(tricks=(7,) * 20)
+    monkeypatch.setattr(solver, "dd_tables", lambda deals, progress=None: [table] * len(deals))
+
+
+def test_analyze_streams_a_board_at_a_time(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the first board is written, reading has gone no further than one batch of
+    the solver's, in a file of five batches: the boards are never held whole."""
+    boards = 5 * solver.BATCH
+    event = tmp_path / "event.pbn"
+    event.write_text("".join(synthetic.to_pbn(synthetic.generate(boards, seed=3))),
+                     encoding="utf-8")
+    _quick_solver(monkeypatch)
+    readings: list[Counted] = []
+    seen_at_first: list[int] = []
+
+    def counted_read(*args: Any, **kwargs: Any) -> Iterator[Board]:
+        readings.append(Counted(bf.read(*args, **kwargs)))
+        return iter(readings[-1])
+
+    def watched_dumps(*args: Any, **kwargs: Any) -> Iterator[str]:
+        for piece in bf.iter_dumps(*args, **kwargs):
+            if '[Board "1"]' in piece:
+                seen_at_first.append(readings[0].read)
+            yield piece
+
+    monkeypatch.setattr(work, "read", counted_read)
+    monkeypatch.setattr(work, "iter_dumps", watched_dumps)
+    out = tmp_path / "out.pbn"
+    result = CliRunner().invoke(main, ["analyze", str(event), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"{boards} boards, {boards} analysed, {boards} written" in result.stderr
+    assert seen_at_first and seen_at_first[0] <= solver.BATCH + 1
+    assert readings[0].read == boards
+    assert out.read_text(encoding="utf-8").count("[DoubleDummyTricks ") == boards
