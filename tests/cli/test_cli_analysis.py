@@ -23,6 +23,7 @@ from bridgefiles.analysis import files as work
 from bridgefiles.analysis import solver
 from bridgefiles.analysis.models import DDTable
 from bridgefiles.cli import main
+from bridgefiles.files.output import write_text_file
 from bridgefiles.model.board import Board
 from bridgefiles.testing import synthetic
 
@@ -138,6 +139,23 @@ def test_handrecord_board_lists_and_hand_record_titles(tmp_path: Path) -> None:
 
 
 @needs_jinja
+@pytest.mark.parametrize(("boards", "why"), [
+    ("7-5", "'7-5': the range runs backwards (write 5-7)"),
+    ("1,,3", "'1,,3': an empty item between commas"),
+    ("3-", "'3-': a range needs a board at each end"),
+    ("0", "'0': boards are numbered from 1"),
+    ("1,x", "'x': 'x' is not a board number"),
+])
+def test_handrecord_refuses_bad_board_lists_saying_why(tmp_path: Path, boards: str,
+                                                       why: str) -> None:
+    out = tmp_path / "out.html"
+    proc = bf_run("handrecord", str(SAMPLE), "-o", str(out), "--boards", boards)
+    assert proc.returncode == 2
+    assert f"Invalid value for --boards: {why}" in proc.stderr
+    assert not out.exists()
+
+
+@needs_jinja
 def test_handrecord_writes_like_every_output(tmp_path: Path) -> None:
     """A regular file with the usual mode, never through a symbolic link (unless asked),
     and a full device blamed by its name."""
@@ -229,3 +247,42 @@ def test_analyze_streams_a_board_at_a_time(tmp_path: Path,
     assert seen_at_first and seen_at_first[0] <= solver.BATCH + 1
     assert readings[0].read == boards
     assert out.read_text(encoding="utf-8").count("[DoubleDummyTricks ") == boards
+
+
+@needs_jinja
+def test_handrecord_writes_pages_as_they_fill(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the first board's page is written, reading has gone no further than one
+    batch of the solver's, in a file of five: neither boards nor records are held whole."""
+    from bridgefiles.analysis import handrecord as hr
+
+    boards = 5 * solver.BATCH
+    event = tmp_path / "event.pbn"
+    event.write_text("".join(synthetic.to_pbn(synthetic.generate(boards, seed=4))),
+                     encoding="utf-8")
+    _quick_solver(monkeypatch)
+    readings: list[Counted] = []
+    seen_at_first: list[int] = []
+
+    def counted_read(*args: Any, **kwargs: Any) -> Iterator[Board]:
+        readings.append(Counted(bf.read(*args, **kwargs)))
+        return iter(readings[-1])
+
+    def watched(pieces: Iterator[str]) -> Iterator[str]:
+        text = ""  # jinja hands the page over in small pieces
+        for piece in pieces:
+            text += str(piece)  # (a Markup piece would escape the text added to it)
+            if not seen_at_first and 'id="board-1"' in text:
+                seen_at_first.append(readings[0].read)
+            yield piece
+
+    monkeypatch.setattr(hr, "read", counted_read)
+    monkeypatch.setattr(hr, "write_text_file",
+                        lambda pieces, *a, **k: write_text_file(watched(pieces), *a, **k))
+    out = tmp_path / "records.html"
+    result = CliRunner().invoke(main, ["handrecord", str(event), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"{boards} boards written" in result.stderr
+    assert seen_at_first and seen_at_first[0] <= solver.BATCH + 1
+    assert readings[0].read == boards
+    assert out.read_text(encoding="utf-8").count('<div class="board" id="board-') == boards
