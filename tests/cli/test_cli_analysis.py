@@ -216,37 +216,61 @@ def _quick_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver, "dd_tables", lambda deals, progress=None: [table] * len(deals))
 
 
-def test_analyze_streams_a_board_at_a_time(tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """When the first board is written, reading has gone no further than one batch of
-    the solver's, in a file of five batches: the boards are never held whole."""
-    boards = 5 * solver.BATCH
+def _counted_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: Any,
+                   seed: int) -> tuple[Path, list[Counted]]:
+    """A generated event of five solver batches, the solver quick, and ``module``'s
+    readings counted (the list fills as the command reads)."""
     event = tmp_path / "event.pbn"
-    event.write_text("".join(synthetic.to_pbn(synthetic.generate(boards, seed=3))),
+    event.write_text("".join(synthetic.to_pbn(synthetic.generate(5 * solver.BATCH,
+                                                                 seed=seed))),
                      encoding="utf-8")
     _quick_solver(monkeypatch)
     readings: list[Counted] = []
-    seen_at_first: list[int] = []
 
     def counted_read(*args: Any, **kwargs: Any) -> Iterator[Board]:
         readings.append(Counted(bf.read(*args, **kwargs)))
         return iter(readings[-1])
 
-    def watched_dumps(*args: Any, **kwargs: Any) -> Iterator[str]:
-        for piece in bf.iter_dumps(*args, **kwargs):
-            if '[Board "1"]' in piece:
-                seen_at_first.append(readings[0].read)
-            yield piece
+    monkeypatch.setattr(module, "read", counted_read)
+    return event, readings
 
-    monkeypatch.setattr(work, "read", counted_read)
-    monkeypatch.setattr(work, "iter_dumps", watched_dumps)
+
+def test_analyze_streams_a_board_at_a_time(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the first board is written, reading has gone no further than one batch of
+    the solver's, in a file of five batches: the boards are never held whole."""
+    boards = 5 * solver.BATCH
+    event, readings = _counted_event(tmp_path, monkeypatch, work, seed=3)
+    seen_at_first: list[int] = []
+
+    monkeypatch.setattr(work, "iter_dumps", lambda *a, **k: watched(
+        bf.iter_dumps(*a, **k), '[Board "1"]', readings, seen_at_first))
     out = tmp_path / "out.pbn"
-    result = CliRunner().invoke(main, ["analyze", str(event), "-o", str(out)])
-    assert result.exit_code == 0, result.output
+    result = _streamed(["analyze", str(event), "-o", str(out)], readings, seen_at_first)
     assert f"{boards} boards, {boards} analysed, {boards} written" in result.stderr
-    assert seen_at_first and seen_at_first[0] <= solver.BATCH + 1
-    assert readings[0].read == boards
     assert out.read_text(encoding="utf-8").count("[DoubleDummyTricks ") == boards
+
+
+def watched(pieces: Iterator[str], mark: str, readings: list[Counted],
+            seen: list[int]) -> Iterator[str]:
+    """``pieces`` passed on; ``seen`` gets how far the reading was when ``mark`` (the
+    first board) was written."""
+    text = ""  # jinja hands a page over in small pieces
+    for piece in pieces:
+        text += str(piece)  # (a Markup piece would escape the text added to it)
+        if not seen and mark in text:
+            seen.append(readings[0].read)
+        yield piece
+
+
+def _streamed(args: list[str], readings: list[Counted], seen: list[int]) -> Any:
+    """The command run; the first board written within one solver batch of reading,
+    and every board read."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert seen and seen[0] <= solver.BATCH + 1
+    assert readings[0].read == 5 * solver.BATCH
+    return result
 
 
 @needs_jinja
@@ -257,32 +281,12 @@ def test_handrecord_writes_pages_as_they_fill(tmp_path: Path,
     from bridgefiles.analysis import handrecord as hr
 
     boards = 5 * solver.BATCH
-    event = tmp_path / "event.pbn"
-    event.write_text("".join(synthetic.to_pbn(synthetic.generate(boards, seed=4))),
-                     encoding="utf-8")
-    _quick_solver(monkeypatch)
-    readings: list[Counted] = []
+    event, readings = _counted_event(tmp_path, monkeypatch, hr, seed=4)
     seen_at_first: list[int] = []
 
-    def counted_read(*args: Any, **kwargs: Any) -> Iterator[Board]:
-        readings.append(Counted(bf.read(*args, **kwargs)))
-        return iter(readings[-1])
-
-    def watched(pieces: Iterator[str]) -> Iterator[str]:
-        text = ""  # jinja hands the page over in small pieces
-        for piece in pieces:
-            text += str(piece)  # (a Markup piece would escape the text added to it)
-            if not seen_at_first and 'id="board-1"' in text:
-                seen_at_first.append(readings[0].read)
-            yield piece
-
-    monkeypatch.setattr(hr, "read", counted_read)
-    monkeypatch.setattr(hr, "write_text_file",
-                        lambda pieces, *a, **k: write_text_file(watched(pieces), *a, **k))
+    monkeypatch.setattr(hr, "write_text_file", lambda pieces, *a, **k: write_text_file(
+        watched(pieces, 'id="board-1"', readings, seen_at_first), *a, **k))
     out = tmp_path / "records.html"
-    result = CliRunner().invoke(main, ["handrecord", str(event), "-o", str(out)])
-    assert result.exit_code == 0, result.output
+    result = _streamed(["handrecord", str(event), "-o", str(out)], readings, seen_at_first)
     assert f"{boards} boards written" in result.stderr
-    assert seen_at_first and seen_at_first[0] <= solver.BATCH + 1
-    assert readings[0].read == boards
     assert out.read_text(encoding="utf-8").count('<div class="board" id="board-') == boards
