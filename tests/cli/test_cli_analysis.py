@@ -55,10 +55,11 @@ def two_events(tmp_path: Path) -> Path:
 
 def test_analyze_refuses_two_inputs_onto_one_output(tmp_path: Path) -> None:
     col = two_events(tmp_path)
-    proc = bf_run("analyze", "--out-dir", str(tmp_path / "out"), str(col / "a"), str(col / "b"))
-    assert proc.returncode == 2
-    assert "would both write" in proc.stderr
-    assert not (tmp_path / "out").exists()
+    for inputs in ((col / "a", col / "b"), (col / "a" / "event.pbn", col / "b" / "event.pbn")):
+        proc = bf_run("analyze", "--out-dir", str(tmp_path / "out"), *map(str, inputs))
+        assert proc.returncode == 2
+        assert f"{inputs[0]} and {inputs[1]} would both write" in proc.stderr
+        assert not (tmp_path / "out").exists()
 
 
 def test_analyze_mirrors_the_tree_and_says_why_boards_were_not_analysed(tmp_path: Path) -> None:
@@ -91,6 +92,33 @@ def test_analyze_draws_a_progress_bar(tmp_path: Path) -> None:
                   "--progress")
     assert proc.returncode == 0
     assert re.search(r"\d+%\|.*boards.*files", proc.stderr), proc.stderr
+
+
+def test_analyze_draws_no_bar_in_a_pipe(tmp_path: Path) -> None:
+    """As validate and convert: the bar only on a terminal (stderr here is a pipe)."""
+    proc = bf_run("analyze", str(need(FAULTY)), "-o", str(tmp_path / "out.pbn"))
+    assert proc.returncode == 0
+    assert "%|" not in proc.stderr and "\r" not in proc.stderr
+
+
+def test_analyze_never_writes_through_a_link_and_leaves_nothing_half_written(
+        tmp_path: Path) -> None:
+    kept = tmp_path / "kept.pbn"
+    kept.write_text("kept\n", encoding="utf-8")
+    link = tmp_path / "link.pbn"
+    link.symlink_to(kept)
+    proc = bf_run("analyze", str(need(FAULTY)), "-o", str(link))
+    assert proc.returncode == 2
+    assert f"{link} is a symbolic link" in proc.stderr
+    assert kept.read_text(encoding="utf-8") == "kept\n" and link.is_symlink()
+    proc = bf_run("analyze", str(need(FAULTY)), "-o", "/dev/full")
+    assert proc.returncode == 2 and "/dev/full is a device" in proc.stderr
+    out = tmp_path / "out.pbn"
+    assert bf_run("analyze", str(need(FAULTY)), "-o", str(out)).returncode == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.pbn", "link.pbn", "out.pbn"]
 
 
 def test_validate_analyze_without_the_solver_says_so() -> None:
