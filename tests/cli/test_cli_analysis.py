@@ -58,7 +58,8 @@ def test_analyze_refuses_two_inputs_onto_one_output(tmp_path: Path) -> None:
     for inputs in ((col / "a", col / "b"), (col / "a" / "event.pbn", col / "b" / "event.pbn")):
         proc = bf_run("analyze", "--out-dir", str(tmp_path / "out"), *map(str, inputs))
         assert proc.returncode == 2
-        assert f"{inputs[0]} and {inputs[1]} would both write" in proc.stderr
+        assert (f"{col / 'a' / 'event.pbn'} and {col / 'b' / 'event.pbn'} would both write "
+                f"{tmp_path / 'out' / 'event.pbn'}") in proc.stderr
         assert not (tmp_path / "out").exists()
 
 
