@@ -17,16 +17,56 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from lark import Lark
 
-# The grammars whose terminals a reader lexes with (and ships derived); LIN parses with
-# Lark itself (formats/lin/parser.py).
-LEXED_GRAMMARS = ("pbn.lark",)
+# The grammars whose terminals a reader lexes with (and ships derived): the PBN reader's
+# token list, until it parses with grammars/pbn.lark; LIN parses with Lark itself
+# (formats/lin/parser.py).
+LEXED_GRAMMARS = ("pbn_tokens.lark",)
+
+# ``BRIDGEFILES_LARK=python`` picks pure-Python Lark even when lark-cython is installed.
+ENGINE_VARIABLE = "BRIDGEFILES_LARK"
+
+
+def engine() -> str:
+    """``"cython"`` when lark-cython is installed and not turned off, else ``"python"``."""
+    if os.environ.get(ENGINE_VARIABLE, "").lower() == "python":
+        return "python"
+    try:
+        import lark_cython  # noqa: F401
+    except ImportError:
+        return "python"
+    return "cython"
+
+
+def lalr(
+    name: str, transformer: Any = None, which: str | None = None, lexer: str = "contextual"
+) -> Lark:
+    """The LALR parser of the grammar ``name`` (its analysis cached by Lark across
+    processes), with ``transformer``'s callbacks, on the engine ``which`` (default
+    :func:`engine`); ``lexer`` is Lark's (``basic`` for a grammar whose terminals mean
+    the same in every state)."""
+    options: dict[str, Any] = {}
+    if (which or engine()) == "cython":
+        import lark_cython
+
+        options["_plugins"] = lark_cython.plugins
+    return Lark(
+        grammar_text(name),
+        parser="lalr",
+        lexer=lexer,
+        transformer=transformer,
+        cache=True,
+        maybe_placeholders=False,
+        **options,
+    )
 
 
 def grammar_file_text(name: str) -> str | None:
@@ -55,7 +95,7 @@ def source_file(name: str) -> Path:
 
 
 def terminals_file(grammar: str) -> str:
-    """``pbn.lark`` -> ``pbn.terminals.json``."""
+    """``pbn_tokens.lark`` -> ``pbn_tokens.terminals.json``."""
     return grammar.removesuffix(".lark") + ".terminals.json"
 
 

@@ -16,7 +16,6 @@ lark-cython is installed (both give the same records: tests/test_lin_parser.py).
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -29,21 +28,11 @@ from bridgefiles.errors import StrictModeError
 from bridgefiles.formats import terminals
 from bridgefiles.formats.lin.commands import CHUNK_CAP_FACTOR, Chunk, Command, Run, named, safe_cut
 from bridgefiles.formats.lin.tokens import BLANKS
+from bridgefiles.formats.terminals import ENGINE_VARIABLE, engine
 from bridgefiles.model.diagnostic import error
 
 GRAMMAR = "lin.lark"
-ENGINE_VARIABLE = "BRIDGEFILES_LARK"
-
-
-def engine() -> str:
-    """``"cython"`` when lark-cython is installed and not turned off, else ``"python"``."""
-    if os.environ.get(ENGINE_VARIABLE, "").lower() == "python":
-        return "python"
-    try:
-        import lark_cython  # noqa: F401
-    except ImportError:
-        return "python"
-    return "cython"
+__all__ = ["ENGINE_VARIABLE", "build", "chunks", "engine", "grammar_text", "parse_chunk"]
 
 
 def grammar_text() -> str:
@@ -52,22 +41,10 @@ def grammar_text() -> str:
 
 
 def build(transformer: Any = None, which: str | None = None) -> Lark:
-    """The LALR parser of the grammar (its analysis cached by Lark across processes),
-    with ``transformer``'s callbacks, on the engine ``which`` (default :func:`engine`)."""
-    options: dict[str, Any] = {}
-    if (which or engine()) == "cython":
-        import lark_cython
-
-        options["_plugins"] = lark_cython.plugins
-    return Lark(
-        grammar_text(),
-        parser="lalr",
-        lexer="basic",
-        transformer=transformer,
-        cache=True,
-        maybe_placeholders=False,
-        **options,
-    )
+    """The LALR parser of the grammar with ``transformer``'s callbacks, on the engine
+    ``which`` (default :func:`engine`): its terminals mean the same everywhere, so
+    Lark's basic lexer."""
+    return terminals.lalr(GRAMMAR, transformer, which, lexer="basic")
 
 
 class _Parse:

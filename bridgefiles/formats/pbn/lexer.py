@@ -1,13 +1,11 @@
-"""Lexes one PBN game with the terminals of ``grammars/pbn.lark``, in one compiled regex.
+"""Lexes one PBN game with the terminals of ``grammars/pbn_tokens.lark``, in one compiled
+regex.
 
-The grammar is the one definition of the tokens: its terminals are taken from it
+The token list is the one definition of the tokens: its terminals are taken from it
 (through Lark once, or as shipped beside it: formats/terminals.py) and joined into one
 alternation in Lark's own order (priority, then width), so a token here is exactly the
-token Lark's lexer would give.
-The grammar's rules (``start: _item* section*``, ``section: TAGS _item*``) accept any
-sequence of those tokens, so the LALR parser added nothing but its cost: the tokens
-are grouped into sections here in the same pass that finds them. Measured on
-``scripts/bench``'s generated event: see the header of ``grammars/pbn.lark``.
+token Lark's lexer would give. The list's rules accept any sequence of those tokens,
+so they are grouped into sections here in the same pass that finds them.
 """
 
 from __future__ import annotations
@@ -42,7 +40,7 @@ Game = tuple[list[Lexeme], list[Section], tuple[int, int] | None]
 
 def _master() -> tuple[re.Pattern[str], frozenset[str]]:
     """The grammar's terminals as one regex, in the order Lark's lexer tries them."""
-    return compiled_terminals("pbn.lark")
+    return compiled_terminals("pbn_tokens.lark")
 
 
 def lex_game(text: str, max_tokens: int | None = None) -> Game:

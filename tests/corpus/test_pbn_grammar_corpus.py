@@ -1,0 +1,90 @@
+"""The PBN grammar (``grammars/pbn.lark``) on every real PBN file and the verifier's
+conformance files: it reads the games the reader reads, and where it stops reading a
+file, the reader reports a syntax error at the same line and column (what the grammar
+rejects is what the reader already says is wrong). lark-cython reads what pure-Python
+Lark reads."""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lark import Tree
+from lark.exceptions import UnexpectedInput
+from shared import CONFORMANCE, CORPUS, REAL_PBN, files, needs_corpus
+
+import bridgefiles as bf
+from bridgefiles.formats.decode import LineDecoder, text_lines
+from bridgefiles.formats.pbn import grammar
+from bridgefiles.formats.pbn.split import split_games
+
+pytestmark = needs_corpus
+
+FILES = files(REAL_PBN, ".pbn") + files(CONFORMANCE, ".pbn")
+IDS = [str(p.relative_to(CORPUS)) for p in FILES]
+ENGINES = ["python"] + (["cython"] if importlib.util.find_spec("lark_cython") else [])
+
+# the files the grammar stops in, with where (all of them say so: see the test below)
+STOPS = {
+    "real/pbn/ben__2H-3H.PBN": (404, 7),  # 4H*: calls after '*'
+    "real/pbn/ben__training.pbn": (3, 1),  # [Event Random Deal #]: no string
+    "real/pbn/bridgebots__sample.pbn": (78, 1),  # a stray '}'
+    "real/pbn/rowberg__Precision_1C_Auctions_with_Notes.pbn": (478, 4),  # 4NT/5D
+    "conformance/errors_10.pbn": (11, 1),  # [Event]: no value
+    "conformance/errors_20.pbn": (40, 4),  # a second '+' in the play
+}
+
+
+@cache
+def parser(engine: str) -> Any:
+    return grammar.build(None, engine)
+
+
+@cache
+def text_of(path: Path) -> str:
+    return LineDecoder().decode_all(path.read_bytes()).removeprefix("\ufeff")
+
+
+def parsed(path: Path, engine: str) -> Tree[Any] | tuple[int, int]:
+    """The file's tree, or where the grammar stops."""
+    try:
+        tree: Tree[Any] = parser(engine).parse(text_of(path))
+        return tree
+    except UnexpectedInput as stopped:
+        return stopped.line, stopped.column
+
+
+def name(path: Path) -> str:
+    return str(path.relative_to(CORPUS))
+
+
+def test_the_corpus_is_there() -> None:
+    assert len(FILES) > 40 and set(STOPS) <= {name(p) for p in FILES}
+
+
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_the_grammar_reads_the_games_the_reader_reads(path: Path) -> None:
+    tree = parsed(path, "python")
+    if name(path) in STOPS:
+        assert tree == STOPS[name(path)]
+        return
+    assert isinstance(tree, Tree), f"the grammar stops at {tree}"
+    games = [child for child in tree.children if isinstance(child, Tree) and child.data == "game"]
+    split = [s for s in split_games(text_lines(text_of(path))) if s.kind == "game"]
+    assert len(games) == len(split)
+
+
+@pytest.mark.parametrize("path", [p for p in FILES if name(p) in STOPS], ids=sorted(STOPS))
+def test_where_the_grammar_stops_the_reader_reports_a_syntax_error(path: Path) -> None:
+    line, column = STOPS[name(path)]
+    found = [(d.code, d.line, d.column) for d in bf.load(path).all_diagnostics()]
+    assert ("syntax", line, column) in found
+
+
+@pytest.mark.parametrize("engine", ENGINES[1:])
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_lark_cython_reads_what_pure_lark_reads(path: Path, engine: str) -> None:
+    assert parsed(path, engine) == parsed(path, "python")
