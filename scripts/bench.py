@@ -334,17 +334,19 @@ def have(module: str) -> bool:
     return probe.returncode == 0
 
 
-def generate(workdir: Path, boards: int) -> tuple[Path, Path]:
+def generate(workdir: Path, boards: int, mix: str = "event") -> tuple[Path, Path]:
+    """The event of one content mix (bridgefiles.testing.synthetic.MIXES) as PBN and LIN;
+    the ``annotated`` mix's LIN is written as a vugraph archive."""
     from bridgefiles.testing.synthetic import generate as gen
     from bridgefiles.testing.synthetic import to_lin, to_pbn
 
-    pbn = workdir / f"event-{boards}.pbn"
-    lin = workdir / f"event-{boards}.lin"
+    pbn = workdir / f"{mix}-{boards}.pbn"
+    lin = workdir / f"{mix}-{boards}.lin"
     with open(pbn, "w", encoding="utf-8", newline="\r\n") as f:
-        for text in to_pbn(gen(boards, seed=7)):
+        for text in to_pbn(gen(boards, seed=7, mix=mix)):
             f.write(text)
     with open(lin, "w", encoding="utf-8") as f:
-        for text in to_lin(gen(boards, seed=7)):
+        for text in to_lin(gen(boards, seed=7, mix=mix), vugraph=mix == "annotated"):
             f.write(text)
     return pbn, lin
 
@@ -388,6 +390,10 @@ def main() -> None:
     parser.add_argument("--parts", type=int, default=8,
                         help="files the event is split into for the --jobs runs (default 8)")
     parser.add_argument("--no-lin", action="store_true", help="skip the LIN measurements")
+    parser.add_argument("--mix", default="event",
+                        help="comma-separated content mixes: event (a club session, full "
+                        "play), annotated (many alerts and notes, commentary, half the boards "
+                        "without play, vugraph LIN) (default event)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="best of so many runs per measurement, taken in rounds over "
                         "the measurements (default 1)")
@@ -408,15 +414,15 @@ def main() -> None:
     print(f"  {'measurement':<22} {'boards/s':>10} {'peak RSS':>10}")
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        for size in sizes:
-            pbn, lin = generate(workdir, size)
-            print(f"\nPBN, {size} boards ({pbn.stat().st_size / 1e6:.1f} MB)")
+        for mix, size in ((m, n) for m in args.mix.split(",") for n in sizes):
+            pbn, lin = generate(workdir, size, mix)
+            print(f"\nPBN, {size} boards, {mix} mix ({pbn.stat().st_size / 1e6:.1f} MB)")
             runs = [(kind, kind) for kind in kinds]
             runs += peer_runs("pbn", kinds, installed)
             for label, result in measure_all(runs, pbn, workdir):
                 print(row(label, result), flush=True)
             if not args.no_lin:
-                print(f"\nLIN, {size} boards ({lin.stat().st_size / 1e6:.1f} MB)")
+                print(f"\nLIN, {size} boards, {mix} mix ({lin.stat().st_size / 1e6:.1f} MB)")
                 runs = [(kind, kind) for kind in ("scan", "read", "headers", "validate",
                                                   "load-all", "convert-pbn") if kind in kinds]
                 runs += peer_runs("lin", kinds, installed)

@@ -15,7 +15,7 @@ optimum score, and the rows of a result table may come in any order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -32,7 +32,7 @@ from bridgefiles.analysis.models import (
 from bridgefiles.model.board import Board
 from bridgefiles.model.cards import Strain
 from bridgefiles.model.deal import Deal
-from bridgefiles.model.diagnostic import Diagnostic, error
+from bridgefiles.model.diagnostic import Diagnostic, Severity, error
 from bridgefiles.model.seats import Seat, Vulnerability
 from bridgefiles.scoring.board import board_dealer, board_vulnerability, parse_board_number
 
@@ -59,6 +59,35 @@ def solvable_deal(board: Board) -> Deal | None:
     return deal
 
 
+def why_unsolvable(board: Board) -> str | None:
+    """Why the board cannot be analysed (``the deal has 51 cards``), None when it can:
+    what a director is told of each board left out, instead of a bare count."""
+    deal = board.deal
+    if deal is None:
+        return "it has no deal"
+    problems = deal.problems()
+    if problems:
+        return "; ".join(problems)
+    if not deal.is_complete:
+        cards = sum(len(h) for h in deal.hands.values() if h is not None)
+        return f"the deal has {cards} cards, not 52 in four hands of 13"
+    return None
+
+
+def left_out(board: Board, what: str) -> Diagnostic | None:
+    """Why the board is left out of the work, as a finding at its deal
+    (``not analysed: the deal has 51 cards``); None when the deal is sound. A deal given
+    wrong is a warning; no deal at all (a board of results only) is worth knowing."""
+    why = why_unsolvable(board)
+    if why is None:
+        return None
+    pair = board.tag_pair("Deal")
+    severity = Severity.INFO if board.deal is None else Severity.WARNING
+    return Diagnostic(code="deal", severity=severity, message=f"{what}: {why}",
+                      line=pair.line if pair is not None else None,
+                      column=pair.column if pair is not None else None)
+
+
 def conditions(board: Board) -> tuple[Seat, Vulnerability] | None:
     """Dealer and vulnerability: the tags, else the board number's (Law 2), else None."""
     number = parse_board_number(board.board_number)
@@ -70,23 +99,31 @@ def conditions(board: Board) -> tuple[Seat, Vulnerability] | None:
 
 
 def analyse_boards(
-    boards: Sequence[Board], progress: Callable[[int], None] | None = None
+    boards: Sequence[Board], progress: Callable[[int], None] | None = None,
+    known: MutableMapping[str, DDTable] | None = None,
 ) -> list[Analysis | None]:
     """Fresh analyses, one per board (None without a full deal); the solver sees each
-    distinct deal once, in batches (``progress``: deals solved so far)."""
+    distinct deal once, in batches (``progress``: deals solved so far). ``known``: tables
+    by deal (``Deal.pbn(Seat.N)``) solved before, used and added to, so that a deal
+    repeated across a stream's batches (the rooms of a match) is solved once."""
     deals = {i: d for i, b in enumerate(boards) if (d := solvable_deal(b)) is not None}
     keys = {i: d.pbn(Seat.N) for i, d in deals.items()}
-    distinct = {k: deals[i] for i, k in keys.items()}
-    tables = dict(zip(distinct, solver.dd_tables(list(distinct.values()), progress), strict=True))
+    tables = {k: known[k] for k in set(keys.values()) if known is not None and k in known}
+    distinct = {k: deals[i] for i, k in keys.items() if k not in tables}
+    tables.update(zip(distinct, solver.dd_tables(list(distinct.values()), progress),
+                      strict=True))
+    if known is not None:
+        for key in distinct:
+            known[key] = tables[key]
     out: list[Analysis | None] = []
     for i, board in enumerate(boards):
         if i not in keys:
             out.append(None)
             continue
         table = tables[keys[i]]
-        known = conditions(board)
+        given = conditions(board)
         out.append(Analysis(table=table,
-                            par=solver.par(table, known[1], known[0]) if known else None))
+                            par=solver.par(table, given[1], given[0]) if given else None))
     return out
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
+from itertools import chain
 from pathlib import Path
 
 import click
@@ -77,11 +78,9 @@ def analyze(files: tuple[str, ...], output: str | None, out_dir: str | None, job
         raise click.UsageError("-o takes one input; use --out-dir for several")
     if sum(i.is_stdin for i in items) > 1:
         raise click.UsageError("standard input can be read once")
-    tasks = []
-    for item, target in zip(items, _targets(items, output, out_dir, check), strict=True):
-        data = work.read_stdin() if item.is_stdin else None
-        tasks.append(work.FileTask(path=item.display if item.is_stdin else item.path,
-                                   target=target, check=check, data=data, error=item.error))
+    tasks = [work.FileTask(path=item.display, target=target, check=check, stdin=item.is_stdin,
+                           error=item.error)
+             for item, target in zip(items, _targets(items, output, out_dir, check), strict=True)]
     if out_dir is not None and not check:
         make_folder(out_dir, "the output folder")
     started = time.monotonic()
@@ -97,13 +96,12 @@ def analyze(files: tuple[str, ...], output: str | None, out_dir: str | None, job
                     common.write_text(line + "\n")
                 else:
                     common.echo_err(line)
-            bar.file_done(item.size, outcome.analysed)
+            bar.file_done(item.size, outcome.boards)
             if outcome.error is not None:
                 common.echo_err(outcome.error)
                 status = max(status, EXIT_BUG if outcome.internal else EXIT_USAGE)
                 continue
-            if outcome.output is not None:
-                common.write_bytes(outcome.output)
+            work.copy_output(outcome, common.write_bytes)
             if outcome.export_form:
                 common.echo_err(f"{outcome.path}: note: {outcome.export_form} boards could not "
                                 "be edited in place and were written in PBN export form")
@@ -125,20 +123,34 @@ def analyze(files: tuple[str, ...], output: str | None, out_dir: str | None, job
     sys.exit(status)
 
 
-_RANGES = "a board, a range like 1-18, or a list like 1,3,5-7"
+_RANGES = "give a board, a range like 1-18, or a list like 1,3,5-7"
+
+
+def _bad_boards(text: str, why: str) -> click.BadParameter:
+    return click.BadParameter(f"{text!r}: {why} ({_RANGES})", param_hint="--boards")
+
+
+def _board_number(part: str, text: str) -> int:
+    part = part.strip()
+    if not part:
+        raise _bad_boards(text, "a range needs a board at each end")
+    if not part.isdecimal():
+        raise _bad_boards(text, f"{part!r} is not a board number")
+    number = int(part)
+    if number < 1:
+        raise _bad_boards(text, "boards are numbered from 1")
+    return number
 
 
 def _board_range(text: str | None) -> tuple[int, int] | None:
-    """One board or one range (``7``, ``1-18``)."""
+    """One board or one range (``7``, ``1-18``); a usage error saying what is wrong."""
     if text is None:
         return None
-    low, _, high = text.strip().partition("-")
-    try:
-        first, last = int(low), int(high or low)
-    except ValueError:
-        raise click.BadParameter(_RANGES, param_hint="--boards") from None
-    if first < 1 or last < first:
-        raise click.BadParameter(_RANGES, param_hint="--boards")
+    low, dash, high = text.strip().partition("-")
+    first = _board_number(low, text)
+    last = _board_number(high, text) if dash else first
+    if last < first:
+        raise _bad_boards(text, f"the range runs backwards (write {last}-{first})")
     return first, last
 
 
@@ -146,10 +158,12 @@ def _board_ranges(text: str | None) -> list[tuple[int, int]] | None:
     """Boards and ranges separated by commas (``1,3,5-7``)."""
     if text is None:
         return None
-    ranges = [_board_range(part) for part in text.split(",") if part.strip()]
-    if not ranges:
-        raise click.BadParameter(_RANGES, param_hint="--boards")
-    return [r for r in ranges if r is not None]
+    parts = text.split(",")
+    if not text.strip():
+        raise _bad_boards(text, "no board given")
+    if any(not part.strip() for part in parts):
+        raise _bad_boards(text, "an empty item between commas")
+    return [r for part in parts if (r := _board_range(part)) is not None]
 
 
 @click.command("handrecord")
@@ -184,19 +198,22 @@ def handrecord(files: tuple[str, ...], output: str, board_range: str | None, per
         raise click.UsageError(hr.MISSING)
     wanted = _board_ranges(board_range)
     items = common.inputs(files)
-    event = hr.collect([i.path for i in items], wanted, solve=not no_analysis,
-                       on_finding=common.echo_err)
-    if not event.boards:
+    event = hr.Event()
+    boards = hr.records([i.path for i in items], event, wanted, solve=not no_analysis,
+                        on_finding=common.echo_err)
+    first = next(boards, None)  # the event's title is known once a board is to be printed
+    if first is None:
         common.echo_err("no boards to print")
         sys.exit(EXIT_USAGE if event.unreadable else EXIT_FOUND)
-    html = hr.render_html(event, per_page=per_page, paper=paper)
+    html = hr.render(event, chain([first], boards), per_page=per_page, paper=paper)
     if kind == ".pdf":
         hr.write_pdf(html, output, through=through)
     elif output == "-":
-        common.write_bytes(html.encode("utf-8"))
+        for piece in html:
+            common.write_bytes(piece.encode("utf-8"))
     else:
         hr.write_html(html, output, through=through)
-    common.echo_err(f"{len(event.boards)} boards written to {output}")
+    common.echo_err(f"{event.printed} boards written to {output}")
     sys.exit(EXIT_USAGE if event.unreadable else EXIT_OK)
 
 

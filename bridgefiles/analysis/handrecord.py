@@ -6,20 +6,21 @@ par come from what a board carries (``DoubleDummyTricks`` or ``OptimumResultTabl
 ``OptimumScore`` and ``ParContract``), else from a fresh analysis when the solver is
 installed (extra ``dds``).
 
->>> event = collect(["event.pbn"], (1, 18))                  # doctest: +SKIP
->>> html = render_html(event, per_page=6, paper="a4")        # doctest: +SKIP
->>> write_pdf(html, "records.pdf")                           # doctest: +SKIP
+>>> event = Event()
+>>> boards = records(["event.pbn"], event, (1, 18))          # doctest: +SKIP
+>>> write_pdf(render(event, boards), "records.pdf")          # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 from bridgefiles.analysis import solver
-from bridgefiles.analysis.check import RESULT_TABLE, analyse_boards, conditions, solvable_deal
+from bridgefiles.analysis.check import RESULT_TABLE, analyse_boards, conditions, left_out
 from bridgefiles.analysis.models import (
     TABLE_SEATS,
     TABLE_STRAINS,
@@ -31,12 +32,18 @@ from bridgefiles.analysis.models import (
 )
 from bridgefiles.api import read
 from bridgefiles.errors import BridgeFileError
-from bridgefiles.files.output import check_target, replace_file, temporary_beside, write_text_file
+from bridgefiles.files.output import (
+    check_target,
+    replace_file,
+    temporary_beside,
+    transcode,
+    write_text_file,
+)
 from bridgefiles.formats.registry import FileInfo
 from bridgefiles.jobs.report import failure, finding_text
 from bridgefiles.model.board import Board, EscapeLine
 from bridgefiles.model.cards import SUITS_DESCENDING, Strain, Suit
-from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.seats import ROTATION, Seat, Side, Vulnerability
 from bridgefiles.scoring.board import parse_board_number
 
@@ -84,10 +91,12 @@ class BoardRecord:
 
 @dataclass
 class Event:
-    title: str
-    date: str
-    site: str
-    boards: list[BoardRecord] = field(default_factory=list)
+    """What the page says of the event, and the counts of a run."""
+
+    title: str = ""
+    date: str = ""
+    site: str = ""
+    printed: int = 0  # records made
     unreadable: int = 0  # inputs that could not be read (said through on_finding)
 
 
@@ -174,8 +183,6 @@ def _record(board: Board, table: DDTable | None, par: Par | None) -> BoardRecord
                        par=par_line(par) if par is not None else None)
 
 
-_LEFT_OUT = Diagnostic(code="deal", severity=Severity.WARNING,
-                       message="not printed: its deal is not four hands of 13 different cards")
 Ranges = Sequence[tuple[int, int]]  # --boards 1,3,5-7: ((1, 1), (3, 3), (5, 7))
 
 
@@ -225,87 +232,114 @@ def _title(board: Board, titles: dict[str, str], name: str) -> str:
 
 
 class _Pending:
-    """Boards waiting for the solver, a batch at a time (only they are held)."""
+    """Records in board order; the boards waiting for the solver held a batch at a
+    time (only they, and the records queued behind them)."""
 
-    def __init__(self, records: list[BoardRecord | None], solve: bool) -> None:
-        self.records = records
+    def __init__(self, solve: bool) -> None:
         self.solve = solve and solver.available()
-        self.boards: list[tuple[int, Board, DDTable | None, Par | None]] = []
+        self.queue: list[BoardRecord | tuple[Board, DDTable | None, Par | None]] = []
+        self.waiting = 0
 
-    def add(self, board: Board, table: DDTable | None, par: Par | None) -> None:
+    def add(self, board: Board, table: DDTable | None, par: Par | None) -> Iterator[BoardRecord]:
         if (table is not None and par is not None) or not self.solve:
-            self.records.append(_record(board, table, par))
-            return
-        self.records.append(None)
-        self.boards.append((len(self.records) - 1, board, table, par))
-        if len(self.boards) >= solver.BATCH:
-            self.flush()
+            if not self.queue:
+                yield _record(board, table, par)
+                return
+            self.queue.append(_record(board, table, par))
+        else:
+            self.queue.append((board, table, par))
+            self.waiting += 1
+        if self.waiting >= solver.BATCH or len(self.queue) >= 4 * solver.BATCH:
+            yield from self.flush()
 
-    def flush(self) -> None:
-        analyses = analyse_boards([b for _, b, _, _ in self.boards])
-        for (slot, board, table, par), analysis in zip(self.boards, analyses, strict=True):
+    def flush(self) -> Iterator[BoardRecord]:
+        boards = [x for x in self.queue if not isinstance(x, BoardRecord)]
+        analyses = iter(analyse_boards([b for b, _, _ in boards]))
+        queue, self.queue, self.waiting = self.queue, [], 0
+        for item in queue:
+            if isinstance(item, BoardRecord):
+                yield item
+                continue
+            board, table, par = item
+            analysis = next(analyses)
             if analysis is not None:
                 table, par = table or analysis.table, par or analysis.par
-            self.records[slot] = _record(board, table, par)
-        self.boards.clear()
+            yield _record(board, table, par)
 
 
-def collect(paths: Sequence[str], wanted: Ranges | tuple[int, int] | None = None,
-            solve: bool = True, on_finding: Callable[[str], None] | None = None) -> Event:
-    """The boards of the files to print, each deal once (a file with several tables per
-    board repeats it), with its grid and par: carried, else solved when possible.
+def records(paths: Sequence[str], event: Event, wanted: Ranges | tuple[int, int] | None = None,
+            solve: bool = True, on_finding: Callable[[str], None] | None = None
+            ) -> Iterator[BoardRecord]:
+    """The records of the boards to print, in order, each deal once (a file with several
+    tables per board repeats it), with its grid and par: carried, else solved when possible.
 
-    Files are read as streams: only a record of each board is kept (and the boards
-    waiting for the solver, a batch at a time). The reading's errors and warnings go to
-    ``on_finding`` as text lines naming their board, and so does each board left out
-    because its deal is not four sound hands (never printed as if it were), and each
-    input that cannot be read (counted in ``Event.unreadable``)."""
+    Files are read as streams and the records handed on as they are made (a page holds
+    a few): only the boards waiting for the solver are held, a batch at a time.
+    ``event`` takes its title, date and site from the first board printed, and counts the
+    records and the inputs that could not be read. The reading's errors and warnings go
+    to ``on_finding`` as text lines naming their board, and so does each board left out
+    because its deal is not four sound hands, saying why (never printed as if it were)."""
     say = on_finding or (lambda _line: None)
     ranges = _ranges(wanted)
-    records: list[BoardRecord | None] = []
-    pending = _Pending(records, solve)
+    pending = _Pending(solve)
     seen: set[tuple[str | None, str]] = set()
-    event = Event(title="", date="", site="")
     first = True
     for path in paths:
         info = FileInfo()
         shown = "<stdin>" if path == "-" else path
         try:
             for board in read(path, info=info):
-                deal = board.deal
-                if deal is None or not _in_range(board, ranges):
+                if not _in_range(board, ranges):
                     continue
                 for d in board.diagnostics:
                     if d.severity is not Severity.INFO:
                         say(finding_text(d, shown, board.label))
-                key = (board.board_number, deal.pbn(Seat.N))
+                why = left_out(board, "not printed")
+                if why is not None:
+                    if board.deal is not None:
+                        say(finding_text(why, shown, board.label))
+                    continue
+                assert board.deal is not None
+                key = (board.board_number, board.deal.pbn(Seat.N))
                 if key in seen:
                     continue
                 seen.add(key)
-                if solvable_deal(board) is None:
-                    say(finding_text(_LEFT_OUT, shown, board.label))
-                    continue
                 if first:
-                    titles = title_directives(info.directives)
-                    event = Event(title=_title(board, titles, "Event"),
-                                  date=_pretty_date(_title(board, titles, "Date")),
-                                  site=_title(board, titles, "Site"))
                     first = False
-                pending.add(board, carried_table(board), carried_par(board))
+                    titles = title_directives(info.directives)
+                    event.title = _title(board, titles, "Event")
+                    event.date = _pretty_date(_title(board, titles, "Date"))
+                    event.site = _title(board, titles, "Site")
+                for record in pending.add(board, carried_table(board), carried_par(board)):
+                    event.printed += 1
+                    yield record
         except BridgeFileError as exc:
             say(finding_text(failure(shown, exc), shown))
             event.unreadable += 1
         for d in info.diagnostics:
             if d.severity is not Severity.INFO:
                 say(finding_text(d, shown))
-    if pending.boards:
-        pending.flush()
-    event.boards = [r for r in records if r is not None]
-    return event
+    for record in pending.flush():
+        event.printed += 1
+        yield record
 
 
-def render_html(event: Event, per_page: int = 6, paper: str = "a4") -> str:
-    """The hand record as one HTML page (print CSS: ``per_page`` boards to a sheet)."""
+def _pages(boards: Iterable[BoardRecord], per_page: int) -> Iterator[list[BoardRecord]]:
+    page: list[BoardRecord] = []
+    for record in boards:
+        page.append(record)
+        if len(page) == per_page:
+            yield page
+            page = []
+    if page:
+        yield page
+
+
+def render(event: Event, boards: Iterable[BoardRecord], per_page: int = 6,
+           paper: str = "a4") -> Iterator[str]:
+    """The hand record as one HTML page (print CSS: ``per_page`` boards to a sheet), in
+    pieces as its pages fill: the event's title is read when the page starts, so the
+    first record should have been made by then."""
     try:
         import jinja2
     except ImportError as exc:
@@ -313,37 +347,50 @@ def render_html(event: Event, per_page: int = 6, paper: str = "a4") -> str:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("bridgefiles.analysis", "templates"),
         autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
-    pages = [event.boards[i : i + per_page] for i in range(0, len(event.boards), per_page)]
     rows = (per_page + 1) // 2 if per_page > 1 else 1
-    return env.get_template("handrecord.html.j2").render(
-        event=event, pages=pages, columns=2 if per_page > 1 else 1, rows=rows,
-        paper="A4" if paper == "a4" else "letter", strains=[_STRAIN_TEXT[s] for s in TABLE_STRAINS],
+    return env.get_template("handrecord.html.j2").generate(
+        event=event, pages=_pages(boards, per_page), columns=2 if per_page > 1 else 1,
+        rows=rows, paper="A4" if paper == "a4" else "letter",
+        strains=[_STRAIN_TEXT[s] for s in TABLE_STRAINS],
         red_strains={_STRAIN_TEXT[Strain.H], _STRAIN_TEXT[Strain.D]})
 
 
-def write_pdf(html: str, target: str, *, through: bool = False) -> None:
+def render_html(event: Event, boards: Iterable[BoardRecord], per_page: int = 6,
+                paper: str = "a4") -> str:
+    """:func:`render` whole, as one string (a small event)."""
+    return "".join(render(event, boards, per_page, paper))
+
+
+def write_pdf(html: Iterable[str], target: str, *, through: bool = False) -> None:
     """Lay the HTML out as PDF into ``target`` as every output is written
     (``bridgefiles.files.output``: a temporary file beside it with the usual mode, then a
-    rename; a symbolic link, FIFO or device only with ``through``)."""
+    rename; a symbolic link, FIFO or device only with ``through``). The HTML goes to a
+    scratch file first, so only weasyprint's own layout is held, not the page's text."""
     try:
         import weasyprint
     except (ImportError, OSError) as exc:
         raise BridgeFileError(MISSING) from exc
     check_target(target, through=through)
-    tmp = temporary_beside(target)
+    fd, page = tempfile.mkstemp(prefix="bridgefiles-", suffix=".html")
+    os.close(fd)
+    tmp: str | None = None
     try:
-        weasyprint.HTML(string=html).write_pdf(tmp)
+        transcode(html, page, "utf-8", where=target)
+        tmp = temporary_beside(target)
+        weasyprint.HTML(filename=page, encoding="utf-8").write_pdf(tmp)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
         raise BridgeFileError(f"{target}: cannot write: {exc.strerror or exc}") from exc
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(page)
     replace_file(tmp, target, through=through)
 
 
-def write_html(html: str, target: str, *, through: bool = False) -> None:
+def write_html(html: Iterable[str], target: str, *, through: bool = False) -> None:
     """The page into ``target`` (UTF-8), atomically, as :func:`write_pdf` writes."""
-    write_text_file([html], target, "utf-8", through=through)
+    write_text_file(html, target, "utf-8", through=through)

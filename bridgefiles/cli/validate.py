@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import click
@@ -20,9 +21,30 @@ from bridgefiles.model.diagnostic import Diagnostic
 
 Check = Callable[[bf.Board], list[Diagnostic]]
 ANALYSIS_EXTRA = "dds"
+CARRIED = "DoubleDummyTricks, OptimumScore, ParContract, OptimumResultTable"
 
 
-def board_check() -> Check:
+@dataclass
+class Analyzer:
+    """``--analyze``'s check, and what tells the boards it compares: those carrying
+    double-dummy values on a full deal (all of them when the package does not say)."""
+
+    check: Check
+    compares: Callable[[bf.Board], bool] = lambda board: True
+    compared: int = 0
+    passed: int = 0  # boards with nothing to compare
+
+    def note(self) -> str | None:
+        """What was not compared, said once a run (never a check skipped in silence)."""
+        if not self.passed:
+            return None
+        return (f"--analyze compared {self.compared} of {self.compared + self.passed} "
+                f"board(s) with a fresh analysis; {self.passed} carry no double-dummy values "
+                f"({CARRIED}) on a full deal and were not solved (the tricks taken at the "
+                "table against double dummy: convert --to csv --dd)")
+
+
+def board_check() -> Analyzer:
     """``bridgefiles.analysis.check_board``, or a usage error naming the extra to install."""
     try:
         module = importlib.import_module("bridgefiles.analysis")
@@ -37,16 +59,25 @@ def board_check() -> Check:
         raise click.UsageError(
             f"--analyze needs the double-dummy solver: pip install '.[{ANALYSIS_EXTRA}]' "
             f"from the bridgefiles clone{why}")
-    return check
+    try:
+        checks = importlib.import_module("bridgefiles.analysis.check")
+    except ImportError:  # a package that does not tell: every board counts as compared
+        return Analyzer(check)
+    return Analyzer(check, lambda board: bool(checks.carries_analysis(board)
+                                              and checks.solvable_deal(board) is not None))
 
 
 def analysis_findings(item: Input, source_format: str | None,
-                      check: Check) -> list[tuple[int, Diagnostic]]:
+                      analyzer: Analyzer) -> list[tuple[int, Diagnostic]]:
     """The ``dd-mismatch`` findings of one input, by board index, each naming its board."""
     found: list[tuple[int, Diagnostic]] = []
     try:
         for index, board in enumerate(bf.read(item.path, source_format)):
-            for diag in check(board):
+            if not analyzer.compares(board):
+                analyzer.passed += 1
+                continue
+            analyzer.compared += 1
+            for diag in analyzer.check(board):
                 found.append((index, diag if diag.board else diag.model_copy(
                     update={"board": board.label})))
     except bf.BridgeFileError:
@@ -61,9 +92,12 @@ def analysis_findings(item: Input, source_format: str | None,
 @click.option("--strict", is_flag=True, help="Stop a file at its first error.")
 @common.fail_on_option("error")
 @click.option("--analyze", is_flag=True,
-              help="Also check the double-dummy values a file carries (DoubleDummyTricks, "
-                   "OptimumScore, ParContract, OptimumResultTable) against a fresh analysis "
-                   f"of each deal: error[dd-mismatch] (extra {ANALYSIS_EXTRA}).")
+              help=f"Also check the double-dummy values a file carries ({CARRIED}) against "
+                   "a fresh analysis of the deal: error[dd-mismatch]. Only those values: a "
+                   "board carrying none is not solved (the run says how many), and the "
+                   "tricks taken at the table are not judged against double dummy (convert "
+                   f"--dd's columns). Needs the extra {ANALYSIS_EXTRA} (pip install "
+                   f"'.[{ANALYSIS_EXTRA}]'): without it, a usage error (exit 2).")
 @common.laws_option
 @common.from_option
 @common.jobs_option
@@ -73,9 +107,9 @@ def validate(files: tuple[str, ...], report_format: str, strict: bool, fail_on: 
              analyze: bool, laws: str, source_format: str | None, jobs: int,
              show_progress: bool | None, quiet: bool) -> None:
     """Check FILE... against the PBN standard, the LIN conventions and the Laws."""
-    check = board_check() if analyze else None
+    analyzer = board_check() if analyze else None
     items = common.inputs(files)
-    if check is not None and any(i.is_stdin or (os.path.exists(i.path) and not i.regular)
+    if analyzer is not None and any(i.is_stdin or (os.path.exists(i.path) and not i.regular)
                                  for i in items):
         raise click.UsageError("--analyze reads each input twice: give files, not '-' or a pipe")
     report: Literal["text", "json"] = "json" if report_format == "json" else "text"
@@ -86,8 +120,8 @@ def validate(files: tuple[str, ...], report_format: str, strict: bool, fail_on: 
     def results() -> Iterator[FileResult]:
         for task, result in zip(tasks, common.run(batch.validate_file, tasks, jobs,
                                                   show_progress), strict=True):
-            if check is not None:
-                _add_analysis(result, analysis_findings(task.item, source_format, check),
+            if analyzer is not None:
+                _add_analysis(result, analysis_findings(task.item, source_format, analyzer),
                               report)
             totals.add(result)
             yield result
@@ -99,6 +133,10 @@ def validate(files: tuple[str, ...], report_format: str, strict: bool, fail_on: 
             batch.copy_output(result, common.stdout())
             if result.notes:
                 common.write_text("".join(common.for_people(n) + "\n" for n in result.notes))
+    note = analyzer.note() if analyzer is not None else None
+    if note is not None:
+        common.stdout().flush()
+        common.echo_err(note)
     common.finish(totals, "validated", quiet, fail_on)
 
 

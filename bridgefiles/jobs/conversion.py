@@ -394,7 +394,7 @@ def _write(data: BridgeFile, target: Target, fmt: Format, done: Conversion,
             named = adapted(data.boards, fmt.name, emit, labelled=True)
             pieces = iter_dumps(file_from_info(named, info, info.format or "pbn", stream=True),
                                 fmt.name, layout=layout)
-            charset = _text_out(pieces, final, fmt, info, data if known else None, encoding,
+            charset = text_out(pieces, final, fmt, info, data if known else None, encoding,
                                 layout, budget)
         if digests:
             from bridgefiles.jobs.verify import verify_output
@@ -426,9 +426,9 @@ def _scratch(suffix: str) -> str:
     return name
 
 
-def _text_out(pieces: Iterator[str], final: str, fmt: Format, info: FileInfo,
-              whole: BridgeFile | Iterable[Board] | None, asked: str | None,
-              layout: Layout, budget: Budget) -> str:
+def text_out(pieces: Iterator[str], final: str, fmt: Format, info: FileInfo,
+             whole: BridgeFile | Iterable[Board] | None, asked: str | None,
+             layout: Layout, budget: Budget) -> str:
     """The text into ``final`` in its charset: known up front for a whole file, else
     (streaming) settled by what the reader found, through a UTF-8 spool."""
     if whole is not None or asked is not None or (fmt.name != "pbn" and layout == "export"):

@@ -56,6 +56,14 @@ def _tag_where(board: Board, name: str) -> dict[str, Any]:
     return {"line": pair.line, "column": pair.column}
 
 
+def _read_already(board: Board, name: str) -> bool:
+    """Whether the reader has said how it read the tag: a dialect form (code ``dialect``,
+    BEN's ``Result "0"`` on a passed-out board) read as what it means. The Laws go by that
+    reading and do not say it again."""
+    where = _tag_where(board, name)["line"]
+    return any(d.code == "dialect" and d.line == where for d in board.diagnostics)
+
+
 def _check_contract(board: Board, ar: AuctionResult, swapped: bool, out: list[Diagnostic]) -> None:
     """Contract and Declarer tags against the auction (PBN 12.4)."""
     tag = board.contract
@@ -272,7 +280,7 @@ def board_result(board: Board, *, laws: Edition = "2017") -> BoardResult:
         out.extend(pr.diagnostics)
     tricks: Tricks | None = None
     if contract is not None and contract.passed_out:
-        if result is not None:
+        if result is not None and not _read_already(board, "Result"):
             out.append(  # an error, even for "0" (pbn.md 12.4: Result is "")
                 error(
                     "result-mismatch",

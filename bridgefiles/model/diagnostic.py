@@ -59,6 +59,7 @@ CODES: frozenset[str] = frozenset(
         "play",
         "laws-edition",
         "dd-mismatch",
+        "dialect",  # a form outside the standard, unambiguous: read, warned; strict: an error
         "internal",
         "unreadable",  # an input that cannot be read at all (missing, a folder, no format)
     }

@@ -4,11 +4,17 @@ Deals are shuffled, auctions random but legal (with alerts and notes), play
 random but legal (follows suit, winners computed), sometimes ending in a claim.
 The text is produced here directly, not through our writers, so a benchmark or
 a test reads text that our own writer did not shape.
+
+Two content mixes, so a speed measured on one is not a speed tuned to it: ``event``
+(a club session: full play, a few alerts) and ``annotated`` (a teaching or vugraph
+archive: many alerts and notes, commentary on every board, half the boards with no play,
+LIN written as vugraph with ``qx``, ``pg`` and ``nt`` lines).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -40,6 +46,7 @@ class SyntheticBoard:
     claim: int | None  # declarer's total tricks when play stopped with a claim
     tricks: int | None  # declarer's final tricks
     players: tuple[str, str, str, str]  # N E S W
+    commentary: str = ""  # a paragraph on the board ("annotated" mix)
 
 
 def after_call(call: Call, doubled: int, passes: int) -> tuple[int, int]:
@@ -57,7 +64,22 @@ def auction_over(last_bid: Call | None, passes: int) -> bool:
     return passes == (4 if last_bid is None else 3)
 
 
-def _auction(rng: random.Random, dealer: Seat) -> tuple[list[Call], dict[int, str]]:
+MIXES = ("event", "annotated")
+
+_PHRASES = (
+    "North's opening was light but the shape justified it.",
+    "East could have doubled for the lead; the spade ten would have beaten the contract.",
+    "At the other tables most pairs stopped in game.",
+    "Declarer won the opening lead in hand and drew trumps in three rounds.",
+    "The defence had to cash their club tricks at once, before the diamonds ran.",
+    "A squeeze against West brought home the thirteenth trick.",
+    "South's jump showed a good suit and invited slam; partner had nothing extra.",
+    "With the finesse wrong, the contract depended on a 3-3 break in hearts.",
+)
+
+
+def _auction(rng: random.Random, dealer: Seat, alert_rate: float = 0.12
+             ) -> tuple[list[Call], dict[int, str]]:
     calls: list[Call] = []
     alerts: dict[int, str] = {}
     last_bid: Call | None = None
@@ -82,7 +104,7 @@ def _auction(rng: random.Random, dealer: Seat) -> tuple[list[Call], dict[int, st
         calls.append(call)
         if call.is_bid:
             last_bid, last_bidder, doubled, passes = call, seat, 0, 0
-            if rng.random() < 0.12:
+            if rng.random() < alert_rate:
                 alerts[len(calls) - 1] = rng.choice(
                     ["transfer", "natural, 5+ cards", "Stayman", "weak", "forcing one round",
                      "splinter, short in the suit", "2 aces of 5 with trump queen"]
@@ -142,8 +164,13 @@ def _play(
     return played, None, won
 
 
-def generate(count: int, seed: int = 1, tables: int = 1) -> Iterator[SyntheticBoard]:
-    """``count`` boards (each played at ``tables`` tables), reproducible from ``seed``."""
+def generate(count: int, seed: int = 1, tables: int = 1, mix: str = "event"
+             ) -> Iterator[SyntheticBoard]:
+    """``count`` boards (each played at ``tables`` tables), reproducible from ``seed``, of
+    one of the :data:`MIXES`."""
+    if mix not in MIXES:
+        raise ValueError(f"unknown mix {mix!r} (choose: {', '.join(MIXES)})")
+    annotated = mix == "annotated"
     rng = random.Random(seed)
     surnames = ["Smith", "Jones", "Garcia", "Müller", "Rossi", "Dubois", "Novak", "Kowalski",
                 "Andersen", "Okafor", "Tanaka", "Silva", "O'Brien", "Nagy", "Haddad", "Ivanova"]
@@ -158,7 +185,7 @@ def generate(count: int, seed: int = 1, tables: int = 1) -> Iterator[SyntheticBo
         vul = Vulnerability.parse(_VUL_CYCLE[(board_no - 1) % 16])
         deal = Deal(hands=hands, first=dealer)
         for _table in range(tables):
-            calls, alerts = _auction(rng, dealer)
+            calls, alerts = _auction(rng, dealer, 0.45 if annotated else 0.12)
             contract, declarer, strain = _declarer(calls, dealer)
             play: list[tuple[Seat, Card]] = []
             claim = None
@@ -166,9 +193,19 @@ def generate(count: int, seed: int = 1, tables: int = 1) -> Iterator[SyntheticBo
             if declarer is not None and strain is not None:
                 play, claim, won = _play(rng, deal, declarer, strain)
                 tricks = claim if claim is not None else won
+                if annotated and rng.random() < 0.5:  # a hand record: the result, no play
+                    play, claim = [], None
             players = tuple(rng.choice(surnames) for _ in range(4))
+            commentary = ""
+            if annotated:
+                commentary = " ".join(rng.choice(_PHRASES) for _ in range(rng.randint(3, 9)))
             yield SyntheticBoard(number, dealer, vul, deal, calls, alerts, contract, declarer,
-                                 play, claim, tricks, players)  # type: ignore[arg-type]
+                                 play, claim, tricks, players,  # type: ignore[arg-type]
+                                 commentary)
+
+
+def _sentences(text: str) -> list[str]:
+    return re.split(r"(?<=[.!?]) ", text)
 
 
 def to_pbn(boards: Iterator[SyntheticBoard] | list[SyntheticBoard], event: str = "Synthetic Pairs"
@@ -188,6 +225,8 @@ def to_pbn(boards: Iterator[SyntheticBoard] | list[SyntheticBoard], event: str =
                    f'[Scoring "MP"]\n[Declarer "{b.declarer.value if b.declarer else ""}"]\n'
                    f'[Contract "{b.contract}"]\n'
                    f'[Result "{"" if b.tricks is None else b.tricks}"]\n')
+        if b.commentary:  # a sentence a line: PBN lines hold at most 255 characters
+            out.append("{" + "\n".join(_sentences(b.commentary)) + "}\n")
         out.append(f'[Auction "{b.dealer.value}"]\n')
         notes = []
         line: list[str] = []
@@ -204,7 +243,7 @@ def to_pbn(boards: Iterator[SyntheticBoard] | list[SyntheticBoard], event: str =
             out.append(" ".join(line) + "\n")
         for i, text in enumerate(notes, start=1):
             out.append(f'[Note "{i}:{text}"]\n')
-        if b.declarer is not None:
+        if b.declarer is not None and b.play:
             leader = b.declarer.lho
             out.append(f'[Play "{leader.value}"]\n')
             for t in range(0, len(b.play), 4):
@@ -215,10 +254,16 @@ def to_pbn(boards: Iterator[SyntheticBoard] | list[SyntheticBoard], event: str =
         yield "".join(out)
 
 
-def to_lin(boards: Iterator[SyntheticBoard] | list[SyntheticBoard]) -> Iterator[str]:
-    """BBO LIN, one board a line."""
+def to_lin(boards: Iterator[SyntheticBoard] | list[SyntheticBoard], *, vugraph: bool = False
+           ) -> Iterator[str]:
+    """BBO LIN, one board a line; ``vugraph``: as BBO's vugraph archives write it, a ``vg``
+    header, each board named by ``qx``, commentary in ``nt`` lines, ``pg`` pauses."""
     lin_seat = {Seat.S: 0, Seat.W: 1, Seat.N: 2, Seat.E: 3}
+    first = True
     for b in boards:
+        if vugraph and first:
+            yield "vg|Synthetic Teams,Round 1,I,1,32,Home,0,Away,0|\n"
+        first = False
         n, e, s, w = b.players
         dealer_digit = (lin_seat[b.dealer] % 4) + 1
         hands = []
@@ -229,8 +274,9 @@ def to_lin(boards: Iterator[SyntheticBoard] | list[SyntheticBoard]) -> Iterator[
                 suit + "".join(c.rank.char for c in hand.cards if c.suit.value == suit)
                 for suit in "SHDC"))
         sv = {"None": "o", "NS": "n", "EW": "e", "All": "b"}[b.vulnerable.value]
-        parts = [f"pn|{s},{w},{n},{e}|st||md|{dealer_digit}{','.join(hands)},|rh||"
-                 f"ah|Board {b.number}|sv|{sv}|"]
+        parts = [f"qx|o{b.number}|"] if vugraph else []
+        parts.append(f"pn|{s},{w},{n},{e}|st||md|{dealer_digit}{','.join(hands)},|rh||"
+                     f"ah|Board {b.number}|sv|{sv}|")
         for i, call in enumerate(b.calls):
             text = {"Pass": "p", "X": "d", "XX": "r"}.get(call.text, call.text.replace("NT", "N"))
             if i in b.alerts:
@@ -243,5 +289,8 @@ def to_lin(boards: Iterator[SyntheticBoard] | list[SyntheticBoard]) -> Iterator[
             parts.append(f"pc|{card.code}|")
         if b.claim is not None:
             parts.append(f"mc|{b.claim}|")
+        if vugraph and b.commentary:  # chat lines, as a vugraph commentator types them
+            parts.append("pg||\n" + "".join(f"nt|{text}|pg||\n"
+                                             for text in _sentences(b.commentary)))
         parts.append("pg||\n")
         yield "".join(parts)

@@ -10,10 +10,22 @@ import re
 import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from shared import FIXTURES, REAL_PBN, need
+
+import bridgefiles as bf
+from bridgefiles.analysis import files as work
+from bridgefiles.analysis import solver
+from bridgefiles.analysis.models import DDTable
+from bridgefiles.cli import main
+from bridgefiles.files.output import write_text_file
+from bridgefiles.model.board import Board
+from bridgefiles.testing import synthetic
 
 ROOT = FIXTURES.parent
 SAMPLE = FIXTURES / "sample-event.pbn"
@@ -43,10 +55,12 @@ def two_events(tmp_path: Path) -> Path:
 
 def test_analyze_refuses_two_inputs_onto_one_output(tmp_path: Path) -> None:
     col = two_events(tmp_path)
-    proc = bf_run("analyze", "--out-dir", str(tmp_path / "out"), str(col / "a"), str(col / "b"))
-    assert proc.returncode == 2
-    assert "would both write" in proc.stderr
-    assert not (tmp_path / "out").exists()
+    for inputs in ((col / "a", col / "b"), (col / "a" / "event.pbn", col / "b" / "event.pbn")):
+        proc = bf_run("analyze", "--out-dir", str(tmp_path / "out"), *map(str, inputs))
+        assert proc.returncode == 2
+        assert (f"{col / 'a' / 'event.pbn'} and {col / 'b' / 'event.pbn'} would both write "
+                f"{tmp_path / 'out' / 'event.pbn'}") in proc.stderr
+        assert not (tmp_path / "out").exists()
 
 
 def test_analyze_mirrors_the_tree_and_says_why_boards_were_not_analysed(tmp_path: Path) -> None:
@@ -58,6 +72,10 @@ def test_analyze_mirrors_the_tree_and_says_why_boards_were_not_analysed(tmp_path
     # the reading's finding, naming its board, and the count of boards not analysed, with why
     assert re.search(r"a/event\.pbn:11:7: error\[deal\] board 2: Deal: hands hold", proc.stderr)
     assert "14 boards, 13 analysed (1 without a full deal of four 13-card hands)" in proc.stderr
+    # and, for the board not analysed, why
+    assert re.search(r"a/event\.pbn:11:1: warning\[deal\] board 2: not analysed: hands hold "
+                     r"different numbers of cards \(North 10, East 13, South 13, West 13\)",
+                     proc.stderr), proc.stderr
 
 
 def test_analyze_dd_mismatch_names_the_board(tmp_path: Path) -> None:
@@ -75,6 +93,33 @@ def test_analyze_draws_a_progress_bar(tmp_path: Path) -> None:
                   "--progress")
     assert proc.returncode == 0
     assert re.search(r"\d+%\|.*boards.*files", proc.stderr), proc.stderr
+
+
+def test_analyze_draws_no_bar_in_a_pipe(tmp_path: Path) -> None:
+    """As validate and convert: the bar only on a terminal (stderr here is a pipe)."""
+    proc = bf_run("analyze", str(need(FAULTY)), "-o", str(tmp_path / "out.pbn"))
+    assert proc.returncode == 0
+    assert "%|" not in proc.stderr and "\r" not in proc.stderr
+
+
+def test_analyze_never_writes_through_a_link_and_leaves_nothing_half_written(
+        tmp_path: Path) -> None:
+    kept = tmp_path / "kept.pbn"
+    kept.write_text("kept\n", encoding="utf-8")
+    link = tmp_path / "link.pbn"
+    link.symlink_to(kept)
+    proc = bf_run("analyze", str(need(FAULTY)), "-o", str(link))
+    assert proc.returncode == 2
+    assert f"{link} is a symbolic link" in proc.stderr
+    assert kept.read_text(encoding="utf-8") == "kept\n" and link.is_symlink()
+    proc = bf_run("analyze", str(need(FAULTY)), "-o", "/dev/full")
+    assert proc.returncode == 2 and "/dev/full is a device" in proc.stderr
+    out = tmp_path / "out.pbn"
+    assert bf_run("analyze", str(need(FAULTY)), "-o", str(out)).returncode == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.pbn", "link.pbn", "out.pbn"]
 
 
 def test_validate_analyze_without_the_solver_says_so() -> None:
@@ -123,6 +168,23 @@ def test_handrecord_board_lists_and_hand_record_titles(tmp_path: Path) -> None:
 
 
 @needs_jinja
+@pytest.mark.parametrize(("boards", "why"), [
+    ("7-5", "'7-5': the range runs backwards (write 5-7)"),
+    ("1,,3", "'1,,3': an empty item between commas"),
+    ("3-", "'3-': a range needs a board at each end"),
+    ("0", "'0': boards are numbered from 1"),
+    ("1,x", "'x': 'x' is not a board number"),
+])
+def test_handrecord_refuses_bad_board_lists_saying_why(tmp_path: Path, boards: str,
+                                                       why: str) -> None:
+    out = tmp_path / "out.html"
+    proc = bf_run("handrecord", str(SAMPLE), "-o", str(out), "--boards", boards)
+    assert proc.returncode == 2
+    assert f"Invalid value for --boards: {why}" in proc.stderr
+    assert not out.exists()
+
+
+@needs_jinja
 def test_handrecord_writes_like_every_output(tmp_path: Path) -> None:
     """A regular file with the usual mode, never through a symbolic link (unless asked),
     and a full device blamed by its name."""
@@ -159,3 +221,101 @@ def test_handrecord_pdf_has_the_usual_mode(tmp_path: Path) -> None:
     os.umask(umask)
     assert stat.S_IMODE(out.stat().st_mode) == 0o666 & ~umask
     assert out.read_bytes().startswith(b"%PDF")
+
+
+# -- streaming ---------------------------------------------------------------------------
+
+
+class Counted:
+    """The boards of a reading, counted as they are handed over."""
+
+    def __init__(self, boards: Iterator[Board]) -> None:
+        self.boards = boards
+        self.read = 0
+
+    def __iter__(self) -> Iterator[Board]:
+        for board in self.boards:
+            self.read += 1
+            yield board
+
+
+def _quick_solver(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search replaced by one table (par still by DDS): many boards in a second."""
+    table = DDTable(tricks=(7,) * 20)
+    monkeypatch.setattr(solver, "dd_tables", lambda deals, progress=None: [table] * len(deals))
+
+
+def _counted_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: Any,
+                   seed: int) -> tuple[Path, list[Counted]]:
+    """A generated event of five solver batches, the solver quick, and ``module``'s
+    readings counted (the list fills as the command reads)."""
+    event = tmp_path / "event.pbn"
+    event.write_text("".join(synthetic.to_pbn(synthetic.generate(5 * solver.BATCH,
+                                                                 seed=seed))),
+                     encoding="utf-8")
+    _quick_solver(monkeypatch)
+    readings: list[Counted] = []
+
+    def counted_read(*args: Any, **kwargs: Any) -> Iterator[Board]:
+        readings.append(Counted(bf.read(*args, **kwargs)))
+        return iter(readings[-1])
+
+    monkeypatch.setattr(module, "read", counted_read)
+    return event, readings
+
+
+def test_analyze_streams_a_board_at_a_time(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the first board is written, reading has gone no further than one batch of
+    the solver's, in a file of five batches: the boards are never held whole."""
+    boards = 5 * solver.BATCH
+    event, readings = _counted_event(tmp_path, monkeypatch, work, seed=3)
+    seen_at_first: list[int] = []
+
+    monkeypatch.setattr(work, "iter_dumps", lambda *a, **k: watched(
+        bf.iter_dumps(*a, **k), '[Board "1"]', readings, seen_at_first))
+    out = tmp_path / "out.pbn"
+    result = _streamed(["analyze", str(event), "-o", str(out)], readings, seen_at_first)
+    assert f"{boards} boards, {boards} analysed, {boards} written" in result.stderr
+    assert out.read_text(encoding="utf-8").count("[DoubleDummyTricks ") == boards
+
+
+def watched(pieces: Iterator[str], mark: str, readings: list[Counted],
+            seen: list[int]) -> Iterator[str]:
+    """``pieces`` passed on; ``seen`` gets how far the reading was when ``mark`` (the
+    first board) was written."""
+    text = ""  # jinja hands a page over in small pieces
+    for piece in pieces:
+        text += str(piece)  # (a Markup piece would escape the text added to it)
+        if not seen and mark in text:
+            seen.append(readings[0].read)
+        yield piece
+
+
+def _streamed(args: list[str], readings: list[Counted], seen: list[int]) -> Any:
+    """The command run; the first board written within one solver batch of reading,
+    and every board read."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert seen and seen[0] <= solver.BATCH + 1
+    assert readings[0].read == 5 * solver.BATCH
+    return result
+
+
+@needs_jinja
+def test_handrecord_writes_pages_as_they_fill(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the first board's page is written, reading has gone no further than one
+    batch of the solver's, in a file of five: neither boards nor records are held whole."""
+    from bridgefiles.analysis import handrecord as hr
+
+    boards = 5 * solver.BATCH
+    event, readings = _counted_event(tmp_path, monkeypatch, hr, seed=4)
+    seen_at_first: list[int] = []
+
+    monkeypatch.setattr(hr, "write_text_file", lambda pieces, *a, **k: write_text_file(
+        watched(pieces, 'id="board-1"', readings, seen_at_first), *a, **k))
+    out = tmp_path / "records.html"
+    result = _streamed(["handrecord", str(event), "-o", str(out)], readings, seen_at_first)
+    assert f"{boards} boards written" in result.stderr
+    assert out.read_text(encoding="utf-8").count('<div class="board" id="board-') == boards

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bridgefiles.formats.pbn.dialect import passed_out_result
 from bridgefiles.formats.pbn.game_base import GameBase, diagnostics_of
 from bridgefiles.model.auction import Auction, built_plain_calls
 from bridgefiles.model.board import Board, TagPair, keep_deal_masks
@@ -151,6 +152,7 @@ class EndPart(GameBase):
                 indices = self.play.indices
                 built_plain(play, indices if indices and len(indices) == len(play.slots) else None)
         label = next((t.value for t in self.tags if t.name == "Board"), None)
+        self.problems.extend(passed_out_result(self.tags, auction))  # Result "0", passed out
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes
         if len(escapes) > 1:  # the sections' escape lines were read after the tags'

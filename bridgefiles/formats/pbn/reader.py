@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.decode import text_lines
+from bridgefiles.formats.pbn.dialect import refused
 from bridgefiles.formats.pbn.game import GameReader
 from bridgefiles.formats.pbn.game_base import FileState, diagnostics_of
 from bridgefiles.formats.pbn.split import RawGame, split_games
@@ -87,7 +88,7 @@ def visit(
         if wanted:
             board = reader.headers_board() if headers_only else reader.rest()
             if options.strict:
-                for d in board.diagnostics:
+                for d in map(refused, board.diagnostics):  # a dialect form is an error
                     if d.severity is Severity.ERROR:
                         raise StrictModeError(d.format(), d)
             yield visitor.result(board)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 
+from bridgefiles.formats.pbn.dialect import dialect_call
 from bridgefiles.formats.pbn.items import (
     ENTRY_SET,
     SLOT_SET,
@@ -221,6 +222,9 @@ class SectionReader:
             item.kind = EntryKind.NONE
         elif _CALL.fullmatch(tok):
             item.call = Call.parse(tok)
+        elif (read := dialect_call(tok, line, column)) is not None:  # 1N: 1NT, with a warning
+            item.call, problem = read
+            self.problems.append(problem)
         else:
             try:
                 item.call = Call.parse(tok)

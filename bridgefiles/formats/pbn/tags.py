@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from bridgefiles.formats.pbn.dialect import dialect_contract
 from bridgefiles.model.deal import DealMasks, whole_deal_masks
 from bridgefiles.model.diagnostic import Severity
 
@@ -243,6 +244,10 @@ def check_hidden(value: str) -> list[Finding]:
     return _err(f"hidden {value!r} is not a set of seats from WNES")
 
 
+_contract_form = _matcher(
+    r"pass|[1-7](?:nt|[cdhs])(?:xx|x)?|nt|[cdhs]", "a contract like 4HX, 3NT or Pass", re.IGNORECASE
+)
+
 _CHECKS: dict[str, Callable[[str], list[Finding]]] = {
     "Date": check_date,
     "EventDate": check_date,
@@ -253,11 +258,7 @@ _CHECKS: dict[str, Callable[[str], list[Finding]]] = {
     "Dealer": _matcher(r"[WNESwnes]", "a seat (W, N, E or S)"),
     "Vulnerable": _matcher(r"none|love|-|ns|ew|all|both", "a vulnerability", re.IGNORECASE),
     "Declarer": _matcher(r"\^?[WNESwnes]", "a seat, ^seat or empty"),
-    "Contract": _matcher(
-        r"pass|[1-7](?:nt|[cdhs])(?:xx|x)?|nt|[cdhs]",
-        "a contract like 4HX, 3NT or Pass",
-        re.IGNORECASE,
-    ),
+    "Contract": lambda value: dialect_contract(value) or _contract_form(value),  # 3N: 3NT
     "Result": check_result,
     "Score": _number_check(_SCORE, "a score"),
     "ScoreIMP": _number_check(_DECIMAL, "an IMP score"),

@@ -50,11 +50,15 @@ def test_an_empty_play_tag_is_accepted_and_written_back() -> None:
     assert bf.dumps(bf.loads(once, format="pbn"), "pbn") == once
 
 
-def test_a_passed_out_board_with_result_0_is_an_error() -> None:
+def test_a_passed_out_board_with_result_0_is_a_dialect_warning_strict_an_error() -> None:
+    """BEN's Result "0" on a passed-out board (PBN writes ""): read as no result, said;
+    refused in strict mode (formats.pbn.dialect)."""
     text = '[Dealer "N"]\n[Contract "Pass"]\n[Declarer ""]\n[Result "0"]\n'
     report = validate_board(bf.loads(text, format="pbn").boards[0])
     found = [(d.code, d.severity.value) for d in report.diagnostics]
-    assert ("result-mismatch", "error") in found
+    assert found == [("dialect", "warning")]
+    with pytest.raises(StrictModeError):
+        bf.loads(text, format="pbn", strict=True)
 
 
 @needs_corpus

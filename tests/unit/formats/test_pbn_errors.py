@@ -24,6 +24,7 @@ import pytest
 from shared import CONFORMANCE
 
 import bridgefiles as bf
+from bridgefiles.formats.pbn.dialect import refused
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 
 needs_corpus = pytest.mark.skipif(
@@ -180,10 +181,10 @@ def test_finding_is_reported(
     first, last = ranges[game]
     severe = finding.level in "FSE"  # "Line too long" too: an error for us (pbn.md 12.1)
     wanted = {Severity.ERROR} if severe else set(Severity)
-    diagnostics = [
+    diagnostics = [  # a dialect form ('1N') is a warning, but an error in strict mode
         d
         for d in loaded[name]
-        if d.line is not None and first <= d.line <= last and d.severity in wanted
+        if d.line is not None and first <= d.line <= last and refused(d).severity in wanted
     ]
     if finding.text is None or (kind == "Bad note" and finding.message.startswith("No note")):
         hits = diagnostics
