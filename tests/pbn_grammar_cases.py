@@ -99,6 +99,18 @@ class Recorder:
     def rejected(self, text: str, line: int, column: int, message: str) -> None:
         self.seen.append(("rejected", text, line, column, message))
 
+    def cut(self, line: int, column: int) -> None:
+        self.seen.append(("cut", line, column))
+
+    def refused(self) -> list[tuple[str, int, int]]:
+        """What the grammar did not read, in file order: text rejected (reading went on
+        after it) and tokens passed over in a section (``!`` before their terminal)."""
+        out = [(i[1], i[2], i[3]) for i in self.seen if i[0] == "rejected"]
+        for item in self.seen:
+            if item[0] == "section":
+                out.extend((text, ln, col) for kind, text, ln, col in item[2] if kind[0] == "!")
+        return sorted(out, key=lambda r: (r[1], r[2]))
+
     def texts(self) -> list[str]:
         """Every text handed on, in order."""
         out: list[str] = []

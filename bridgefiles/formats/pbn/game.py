@@ -18,15 +18,14 @@ Auction, Play or Note is a ``tag-value`` error and is not resolved.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import islice
+from collections.abc import Sequence
+
+from lark import Token
 
 from bridgefiles.formats.pbn.game_end import EndPart
 from bridgefiles.formats.pbn.game_sections import SectionsPart
-from bridgefiles.formats.pbn.lexer import Lexeme, lex_game
+from bridgefiles.formats.pbn.parser import ParsedGame, parse
 from bridgefiles.formats.pbn.tags import (
-    EXPORT_PAIR,
-    EXPORT_RUN,
     EXTENSIONS,
     KNOWN,
     NO_INHERITANCE,
@@ -73,18 +72,25 @@ class GameReader(SectionsPart, EndPart):
         """The tags of the game, in file order; the sections' data is left for later."""
         text = self.game.text
         parse_text = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-        lead, sections, cut = lex_game(parse_text, self.limits.max_commands_per_board)
-        if cut is not None:
+        self.parse_text = parse_text
+        most = self.limits.max_tags_per_game
+        parsed = ParsedGame(None if most is None else most + 1)
+        parse(parse_text, parsed, budget=self.limits.max_commands_per_board)
+        if parsed.stopped is not None:
             self.problem(
                 "limit",
-                "the game's tokens (tags, comments, escape lines, section runs) go over the "
-                f"limit max_commands_per_board={self.limits.max_commands_per_board:,}; the "
-                "rest of the game is not read (raise it with Limits(max_commands_per_board=...))",
-                self.offset + cut[0],
-                cut[1],
+                "the game's tokens (tags, comments, escape lines, calls, cards, elements) go "
+                f"over the limit max_commands_per_board={self.limits.max_commands_per_board:,};"
+                " the rest of the game is not read "
+                "(raise it with Limits(max_commands_per_board=...))",
+                self.offset + parsed.stopped[0],
+                parsed.stopped[1],
             )
-        for tok in lead:
+        for tok in parsed.leading:
             self.lead_item(tok)
+        for rejection in parsed.rejections:
+            self.rejected(*rejection)
+        sections = parsed.sections
         if sections:
             self.first_tag_line = self.pos(sections[0][0])[0]
         limits = self.limits
@@ -95,56 +101,51 @@ class GameReader(SectionsPart, EndPart):
         export = state.export
         seen, last_values, problems = self.seen, state.last, self.problems
         plain = self.plain_tags  # (flush_tags empties it in place)
-        for tags_tok, items in sections:
-            run = self.tag_run(tags_tok)
-            last = len(run) - 1
-            for i, (name, written, line, col, vline, vcol) in enumerate(run):
-                if col != 1 and export:
-                    self.not_in_column_one(f"tag {name}", line, col)
-                if bounded and self.tag_count < max_tags and len(written) <= max_value:
-                    self.tag_count += 1  # within both limits: what within_limits would say
-                    raw = written
+        for section in sections:
+            name, written, line, col, vline, vcol = self.tag_pair_of(section[0])
+            items = section[1:]
+            if col != 1 and export:
+                self.not_in_column_one(f"tag {name}", line, col)
+            if bounded and self.tag_count < max_tags and len(written) <= max_value:
+                self.tag_count += 1  # within both limits: what within_limits would say
+                raw = written
+            else:
+                kept = self.within_limits(name, written, line, col, vline, vcol)
+                if kept is None:
+                    continue
+                raw = kept
+            if items or name not in _PLAIN_TAGS or name in seen or raw[:1] == "#" or "\\" in raw:
+                self.flush_tags()
+                self.section(name, raw, line, col, vline, vcol, items)
+                continue
+            # the common case, done here: a known identification tag seen for the first
+            # time, with a plain value and nothing after it
+            seen.add(name)
+            if state.defaults:
+                state.defaults.pop(name, None)
+            last_values[name] = raw
+            if "\t" in raw:
+                self.problem("syntax", "tab inside a string", vline, vcol)
+            if raw not in ("", "?"):
+                found: Sequence[Finding]
+                if name == "Deal":
+                    found, self.deal_masks = check_deal_masks(raw)
                 else:
-                    kept = self.within_limits(name, written, line, col, vline, vcol)
-                    if kept is None:
-                        continue
-                    raw = kept
-                if i == last and items:
-                    self.flush_tags()
-                    self.section(name, raw, line, col, vline, vcol, items)
-                    continue
-                if name not in _PLAIN_TAGS or name in seen or raw[:1] == "#" or "\\" in raw:
-                    self.flush_tags()
-                    self.section(name, raw, line, col, vline, vcol, [])
-                    continue
-                # the common case, done here: a known identification tag seen for the first
-                # time, with a plain value
-                seen.add(name)
-                if state.defaults:
-                    state.defaults.pop(name, None)
-                last_values[name] = raw
-                if "\t" in raw:
-                    self.problem("syntax", "tab inside a string", vline, vcol)
-                if raw not in ("", "?"):
-                    found: Sequence[Finding]
-                    if name == "Deal":
-                        found, self.deal_masks = check_deal_masks(raw)
-                    else:
-                        found = check_value(name, raw)
-                    for code, sev, msg in found:
-                        problems.append((code, sev, f"{name}: {msg}", vline, vcol))
-                plain.append(  # built by flush_tags, with _TAG_SET (what make() records)
-                    {
-                        "name": name,
-                        "value": raw,
-                        "raw": None,
-                        "comments": (),
-                        "section": (),
-                        "line": line,
-                        "column": col,
-                        "implied": False,
-                    }
-                )
+                    found = check_value(name, raw)
+                for code, sev, msg in found:
+                    problems.append((code, sev, f"{name}: {msg}", vline, vcol))
+            plain.append(  # built by flush_tags, with _TAG_SET (what make() records)
+                {
+                    "name": name,
+                    "value": raw,
+                    "raw": None,
+                    "comments": (),
+                    "section": (),
+                    "line": line,
+                    "column": col,
+                    "implied": False,
+                }
+            )
         self.flush_tags()
         self.add_implied()
 
@@ -154,62 +155,26 @@ class GameReader(SectionsPart, EndPart):
             self.tags.extend(construct_all(TagPair, self.plain_tags, _TAG_SET))
             self.plain_tags.clear()
 
-    def lead_item(self, tok: Lexeme) -> None:
-        kind = tok.type
-        if kind in ("BRACE_COMMENT", "LINE_COMMENT"):
-            self.comments.append(self.comment(tok))
-        elif kind == "ESCAPE":
+    def lead_item(self, tok: Token) -> None:
+        """Commentary or an escape line before the game's first tag."""
+        if tok.type == "ESCAPE":
             self.escape(tok)
-        elif kind == "DATA":
-            line, col = self.pos(tok)
-            self.problem(
-                "syntax", f"text before the first tag: {str(tok).split()[0][:20]!r}", line, col
-            )
         else:
-            self.junk(tok)
+            self.comments.append(self.comment(tok))
 
     # -- a tag and what follows it ------------------------------------------------------
-    def tag_run(self, tok: Lexeme) -> list[tuple[str, str, int, int, int, int]]:
-        """Each tag pair of a TAGS token: name, raw value, line, column, value line, column.
-
-        At most one pair past ``max_tags_per_game`` (the one its ``limit`` finding names):
-        the pairs after it are not read, so a run of a million pairs on one line costs
-        no more than the pairs the limit lets in."""
-        most = self.limits.max_tags_per_game
-        pairs = self._tag_pairs(tok)
-        if most is None:
-            return list(pairs)
-        return list(islice(pairs, max(0, most - self.tag_count) + 1))
-
-    def _tag_pairs(self, tok: Lexeme) -> Iterator[tuple[str, str, int, int, int, int]]:
-        text = tok.text
-        line, col = self.offset + tok.line, tok.column
-        if EXPORT_RUN.fullmatch(text):  # one tag a line: positions from the layout
-            for k, m in enumerate(EXPORT_PAIR.finditer(text)):
-                name = m[1]
-                yield name, m[2], line + k, col, line + k, col + len(name) + 2
-                col = 1
-            return
-        if "\n" not in text:  # tags on one line
-            for m in TAG_PAIR.finditer(text):
-                yield m[1], m[2], line, col + m.start(), line, col + m.start(2) - 1
-            return
-        line_start = -col + 1  # offset of the (virtual) start of the token's first line
-        prev = 0
-        for m in TAG_PAIR.finditer(text):
-            start, quote = m.start(), m.start(2) - 1
-            newlines = text.count("\n", prev, start)
-            if newlines:
-                line += newlines
-                line_start = text.rfind("\n", prev, start) + 1
-            tline, tcol = line, start - line_start + 1
-            inner = text.count("\n", start, quote)
-            if inner:
-                vline, vcol = line + inner, quote - text.rfind("\n", start, quote)
-            else:
-                vline, vcol = line, quote - line_start + 1
-            yield m[1], m[2], tline, tcol, vline, vcol
-            prev = start
+    def tag_pair_of(self, tok: Token) -> tuple[str, str, int, int, int, int]:
+        """A tag pair's name, raw value, line, column, and its value's line and column
+        (the grammar lets one line break stand between a pair's parts)."""
+        text = str(tok)
+        m = TAG_PAIR.match(text)
+        assert m is not None  # the grammar's TAG is a TAG_PAIR
+        line, col = self.pos(tok)
+        quote = m.start(2) - 1
+        breaks = text.count("\n", 0, quote)
+        if breaks:
+            return m[1], m[2], line, col, line + breaks, quote - text.rfind("\n", 0, quote)
+        return m[1], m[2], line, col, line, col + quote
 
     def within_limits(
         self, name: str, raw: str, line: int, col: int, vline: int, vcol: int
@@ -241,7 +206,7 @@ class GameReader(SectionsPart, EndPart):
         return raw
 
     def section(
-        self, name: str, raw: str, line: int, col: int, vline: int, vcol: int, items: list[Lexeme]
+        self, name: str, raw: str, line: int, col: int, vline: int, vcol: int, items: list[Token]
     ) -> None:
         name_col = col + 1
         if not name:

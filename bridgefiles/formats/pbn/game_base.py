@@ -8,11 +8,11 @@ made once the game is read, and the Board built).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bridgefiles.formats.pbn.lexer import Lexeme
+from lark import Token
+
 from bridgefiles.formats.pbn.sections import SectionReader
 from bridgefiles.formats.pbn.split import RawGame
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
@@ -25,6 +25,7 @@ from bridgefiles.model.seats import Seat
 
 SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
 Problem = tuple[str, Severity, str, int, int]
+_NOT_DATA = frozenset({"COMMENT", "LINE_COMMENT", "ESCAPE"})
 
 
 @dataclass
@@ -84,6 +85,7 @@ class GameBase:
         self.state = state
         self.path = path
         self.offset = game.first_line - 1
+        self.parse_text = game.text  # the text the grammar read (line ends made "\n")
         self.problems: list[Problem] = list(game.problems)
         self.tags: list[TagPair] = []
         self.plain_tags: list[dict[str, object]] = []  # plain tags not built yet (flush_tags)
@@ -118,47 +120,54 @@ class GameBase:
             Severity.WARNING,
         )
 
-    def pos(self, tok: Lexeme) -> tuple[int, int]:
+    def pos(self, tok: Token) -> tuple[int, int]:
         return self.offset + (tok.line or 1), tok.column or 1
 
-    def comment(self, tok: Lexeme) -> Comment:
+    def comment(self, tok: Token) -> Comment:
+        """A ``{ }`` or ``;`` comment token (the grammar reads only closed ones)."""
         line, col = self.pos(tok)
         text = str(tok)
         if text.startswith(";"):
             return make(
                 Comment, text=text[1:], kind=CommentKind.LINE, line=line, column=col, follows=None
             )
-        if text.endswith("}"):
-            body = text[1:-1]
-        else:  # it runs to the end of the game: the game's closing blank lines are not its text
-            body = re.sub(r"(?:\n[ \t\v\f]*)+\Z", "", text[1:])
-            self.problem(
-                "syntax", "comment '{' is not closed before the end of the game", line, col
-            )
-        return make(Comment, text=body, kind=CommentKind.BRACE, line=line, column=col, follows=None)
+        return make(
+            Comment, text=text[1:-1], kind=CommentKind.BRACE, line=line, column=col, follows=None
+        )
 
-    def escape(self, tok: Lexeme) -> None:
+    def escape(self, tok: Token) -> None:
         line, _ = self.pos(tok)
         self.escapes.append(make(EscapeLine, text=str(tok)[1:], line=line))
 
-    def junk(self, tok: Lexeme) -> None:
-        line, col = self.pos(tok)
-        text = str(tok)
-        if tok.type == "BADTAG":
-            body = text[1:].rstrip("]").strip()
-            if '"' not in body:
-                msg = (
-                    "tag pair has no value"
-                    if re.fullmatch(r"[A-Za-z0-9_]*", body)
-                    else "tag value is not a quoted string"
-                )
-            elif body.count('"') % 2 == 1 or not text.endswith("]"):
-                msg = "tag pair not closed: the string or ']' is missing on this line"
+    def rejected(self, text: str, line: int, col: int, grammar: str, kind: str | None) -> None:
+        """What the grammar did not read (it starts at line:column of the game; the game's
+        source keeps it), said as what is wrong with it. ``kind``: the section it is in."""
+        line += self.offset
+        first = text.split(None, 1)[0][:20] if text.strip() else ""
+        code = "syntax"
+        if not first:
+            message = grammar or "the game ends where the PBN grammar does not let it"
+        elif text.startswith("["):
+            message = _tag_problem(text.splitlines()[0])
+        elif text.startswith("{") and "}" not in text:
+            message = "comment '{' is not closed before the end of the game"
+        elif kind == "table":
+            code = "table"
+            if text[0] in "{;":
+                message = "a comment may not follow a table element"
             else:
-                msg = 'tag pair is not [Name "value"]'
-            self.problem("syntax", f"{msg}: {text.strip()[:40]!r} skipped", line, col)
+                message = f"{first!r} is not a table element"
+        elif kind is None:
+            message = f"text before the first tag: {first!r}"
+        elif len(first) == 1 or not first[0].isalnum():
+            message = f"unexpected character {text[0]!r}"
         else:
-            self.problem("syntax", f"unexpected character {text!r}", line, col)
+            message = grammar or f"{first!r} cannot stand here"
+        self.problem(code, message, line, col)
+
+    def passed_over(self, tok: Token, kind: str) -> None:
+        """A token the grammar passed over in a section of ``kind`` (``!`` marks it)."""
+        self.rejected(str(tok), tok.line or 1, tok.column or 1, "", kind)
 
     def tag_pair(self, name: str, raw: str, value: str, line: int, col: int) -> TagPair:
         pair = make(
@@ -177,29 +186,33 @@ class GameBase:
 
     def other_items(
         self,
-        items: list[Lexeme],
+        items: list[Token],
         pair: TagPair | None,
         *,
         keep_quiet: bool = False,
         data_error: str | None = None,
     ) -> None:
-        """Comments, escapes and section data after an identification tag."""
+        """Comments, escapes and section data after an identification tag: the data is
+        kept as the runs of elements between them, as written."""
         comments: list[Comment] = []
         data: list[str] = []
+        run: list[Token] = []
         for tok in items:
             kind = tok.type
-            if kind in ("BRACE_COMMENT", "LINE_COMMENT"):
-                comments.append(self.comment(tok))
-            elif kind == "ESCAPE":
+            if kind not in _NOT_DATA and kind[0] != "!":  # (an unread section's: calls, ...)
+                run.append(tok)
+                continue
+            if run:
+                data.append(self.run_text(run, keep_quiet, data_error))
+                run = []
+            if kind == "ESCAPE":
                 self.escape(tok)
-            elif kind == "DATA":
-                data.append(str(tok).rstrip())
-                if not keep_quiet or data_error:
-                    line, col = self.pos(tok)
-                    msg = data_error or "text after a tag that has no section data"
-                    self.problem("syntax", f"{msg}: {str(tok).split()[0][:20]!r}", line, col)
+            elif kind[0] == "!":
+                self.passed_over(tok, "tag")
             else:
-                self.junk(tok)
+                comments.append(self.comment(tok))
+        if run:
+            data.append(self.run_text(run, keep_quiet, data_error))
         if pair is not None and (comments or data):
             updated = pair.model_copy(update={"comments": tuple(comments), "section": tuple(data)})
             # the pair is the tag just read, so it is the last one (no search: linear time)
@@ -207,3 +220,29 @@ class GameBase:
                 len(self.tags) - 1 if self.tags and self.tags[-1] is pair else self.tags.index(pair)
             )
             self.tags[at] = updated
+
+    def run_text(self, run: list[Token], keep_quiet: bool, data_error: str | None) -> str:
+        """A run of section elements as written (from the first to the last), said to be
+        out of place unless ``keep_quiet``."""
+        if not keep_quiet or data_error:
+            line, col = self.pos(run[0])
+            msg = data_error or "text after a tag that has no section data"
+            self.problem("syntax", f"{msg}: {str(run[0])[:20]!r}", line, col)
+        return self.parse_text[run[0].start_pos : run[-1].end_pos]
+
+
+def _tag_problem(line: str) -> str:
+    """What is wrong with a ``[`` that opens no tag pair the grammar reads."""
+    text = line[: line.find("]") + 1] if "]" in line else line
+    body = text[1:].rstrip("]").strip()
+    if '"' not in body:
+        msg = (
+            "tag pair has no value"
+            if body.replace("_", "a").isalnum() or not body
+            else "tag value is not a quoted string"
+        )
+    elif body.count('"') % 2 == 1 or not text.endswith("]"):
+        msg = "tag pair not closed: the string or ']' is missing on this line"
+    else:
+        msg = 'tag pair is not [Name "value"]'
+    return f"{msg}: {text.strip()[:40]!r} skipped"

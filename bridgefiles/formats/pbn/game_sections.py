@@ -3,9 +3,10 @@ the tags), Note tags, and the supplemental tables (PBN 6, 7, 11)."""
 
 from __future__ import annotations
 
+from lark import Token
+
 from bridgefiles.formats.pbn import tables as tbl
 from bridgefiles.formats.pbn.game_base import SEATS, GameBase
-from bridgefiles.formats.pbn.lexer import Lexeme
 from bridgefiles.formats.pbn.sections import SectionReader
 from bridgefiles.formats.pbn.tags import check_value, unescape
 from bridgefiles.model.annotations import Comment, Note
@@ -19,7 +20,7 @@ class SectionsPart(GameBase):
 
     # -- Auction and Play -------------------------------------------------------------
     def open_section(
-        self, name: str, raw: str, line: int, col: int, where: tuple[int, int], items: list[Lexeme]
+        self, name: str, raw: str, line: int, col: int, where: tuple[int, int], items: list[Token]
     ) -> bool:
         seat = SEATS.get(raw.upper()) if len(raw) == 1 else None
         if seat is None:
@@ -48,7 +49,7 @@ class SectionsPart(GameBase):
         name: str,
         line: int,
         col: int,
-        items: list[Lexeme],
+        items: list[Token],
         tag_comments: list[Comment],
     ) -> None:
         """The data of an Auction or Play section: its calls or cards, with comments."""
@@ -60,18 +61,16 @@ class SectionsPart(GameBase):
         first_data = True
         for tok in items:
             kind = tok.type
-            if kind == "DATA":
-                tline, tcol = self.pos(tok)
-                if first_data and tcol != 1 and self.state.export:
-                    self.not_in_column_one(f"the first token of the {name} section", tline, tcol)
-                first_data = False
-                reader.data(str(tok), tline, tcol)
-            elif kind in ("BRACE_COMMENT", "LINE_COMMENT"):
+            if kind in ("COMMENT", "LINE_COMMENT"):
                 reader.comment(self.comment(tok))
             elif kind == "ESCAPE":
                 self.escape(tok)
             else:
-                self.junk(tok)
+                tline, tcol = self.pos(tok)
+                if first_data and tcol != 1 and self.state.export:
+                    self.not_in_column_one(f"the first token of the {name} section", tline, tcol)
+                first_data = False
+                reader.take(kind, str(tok), tline, tcol)
         tag_comments.extend(reader.comments)
         reader.finish(line, col)
         if play:
@@ -80,7 +79,7 @@ class SectionsPart(GameBase):
             self.auction = reader
 
     def note(
-        self, raw: str, line: int, col: int, where: tuple[int, int], items: list[Lexeme]
+        self, raw: str, line: int, col: int, where: tuple[int, int], items: list[Token]
     ) -> None:
         value = unescape(raw)
         if raw.startswith("#"):
@@ -104,9 +103,9 @@ class SectionsPart(GameBase):
             column=col,
         )
         comments: list[Comment] = []
-        stray: list[Lexeme] = []
+        stray: list[Token] = []
         for tok in items:
-            if tok.type in ("BRACE_COMMENT", "LINE_COMMENT"):
+            if tok.type in ("COMMENT", "LINE_COMMENT"):
                 comments.append(self.comment(tok))
             elif tok.type == "ESCAPE":
                 self.escape(tok)
@@ -127,7 +126,7 @@ class SectionsPart(GameBase):
         self.deferred.append(lambda: self.section_note(latest, note, index, line, col, stray))
 
     def section_note(
-        self, latest: str, note: Note, index: int, line: int, col: int, stray: list[Lexeme]
+        self, latest: str, note: Note, index: int, line: int, col: int, stray: list[Token]
     ) -> None:
         """A Note of the Auction or Play section read last (``latest``)."""
         notes = self.auction_notes if latest == "auction" else self.play_notes
@@ -143,15 +142,13 @@ class SectionsPart(GameBase):
         notes.append(note)
         indices.add(index)
         section = self.auction if latest == "auction" else self.play
-        for tok in stray:  # data after a Note continues its section, leniently
-            if tok.type == "DATA" and section is not None:
-                tline, tcol = self.pos(tok)
-                self.problem(
-                    "syntax", "section data after a Note tag", tline, tcol, Severity.WARNING
-                )
-                section.data(str(tok), tline, tcol)
-            else:
-                self.junk(tok)
+        if stray and section is None:
+            self.other_items(stray, None, data_error="section data after a Note tag")
+        elif stray and section is not None:  # data after a Note continues its section, leniently
+            tline, tcol = self.pos(stray[0])
+            self.problem("syntax", "section data after a Note tag", tline, tcol, Severity.WARNING)
+            for tok in stray:
+                section.element(str(tok), *self.pos(tok), rejected=tok.type[0] == "!")
 
     # -- tables ---------------------------------------------------------------------
     def table(
@@ -162,7 +159,7 @@ class SectionsPart(GameBase):
         line: int,
         col: int,
         where: tuple[int, int],
-        items: list[Lexeme],
+        items: list[Token],
     ) -> None:
         if raw == "#" and name in self.state.table_columns:
             columns = self.state.table_columns[name]
@@ -173,32 +170,23 @@ class SectionsPart(GameBase):
         self.state.table_columns[name] = columns
         elements: list[tuple[str, int, int]] = []
         comments: list[Comment] = []
-        for tok in items:
+        for tok in items:  # (the grammar takes comments before the first element only)
             kind = tok.type
-            if kind == "DATA":
-                tline, tcol = self.pos(tok)
-                for i, row in enumerate(str(tok).splitlines()):
-                    base = tcol if i == 0 else 1
-                    for m in tbl.ELEMENT.finditer(row):
-                        elements.append((m.group(), tline + i, base + m.start()))
-            elif kind in ("BRACE_COMMENT", "LINE_COMMENT"):
-                c = self.comment(tok)
-                if elements:
-                    self.problem(
-                        "table",
-                        "a comment may not follow a table element",
-                        c.line or line,
-                        c.column or 1,
-                    )
-                    c = c.model_copy(update={"follows": "element"})
-                comments.append(c)
+            if kind in ("ELEMENT", "STRING"):
+                elements.append((str(tok), *self.pos(tok)))
             elif kind == "ESCAPE":
                 self.escape(tok)
-            else:
-                tline, tcol = self.pos(tok)
+            elif kind in ("!COMMENT", "!LINE_COMMENT"):
+                c = self.comment(tok)
                 self.problem(
-                    "table", f"{str(tok).strip()[:20]!r} is not a table element", tline, tcol
-                )
+                    "table", "a comment may not follow a table element", c.line or line,
+                    c.column or 1,
+                )  # fmt: skip
+                comments.append(c.model_copy(update={"follows": "element"}))
+            elif kind[0] == "!":
+                self.passed_over(tok, "table")
+            else:
+                comments.append(self.comment(tok))
         for element, eline, ecol in elements:
             why = tbl.element_problem(element)
             if why:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment
 from bridgefiles.model.auction import AuctionEntry, EntryKind
-from bridgefiles.model.calls import Call
-from bridgefiles.model.cards import Card
+from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
+from bridgefiles.model.cards import ALL_CARDS, Card
 from bridgefiles.model.fast import construct, make, shared_fields
 from bridgefiles.model.play import PlayedCard, Slot
 
@@ -22,6 +22,18 @@ ENTRY_SET = shared_fields(frozenset(AuctionEntry.model_fields))
 SLOT_SET = shared_fields(frozenset(PlayedCard.model_fields))
 CARD_SLOT = Slot.CARD
 CALL_ENTRY = EntryKind.CALL
+
+# The plain calls and cards of a section as written, to their interned values (a call
+# in another mix of cases, ``1Nt``, is Call.parse's).
+PLAIN_CARDS: dict[str, Card] = {}
+for _card in ALL_CARDS:
+    for _s in (_card.suit.value, _card.suit.value.lower()):
+        for _r in (_card.rank.char, _card.rank.char.lower()):
+            PLAIN_CARDS[_s + _r] = _card
+PLAIN_CALLS: dict[str, Call] = {"Pass": PASS, "PASS": PASS, "pass": PASS}
+for _call in (DOUBLE, REDOUBLE, *ALL_BIDS):
+    PLAIN_CALLS[_call.text] = _call
+    PLAIN_CALLS[_call.text.lower()] = _call
 
 
 @dataclass(slots=True)

@@ -9,7 +9,12 @@ builder first, as far as they were read. Then the parse goes on at that tag or g
 end, in the grammar's ``resume`` rule (the rest of a game, then games), on a parser
 whose lexer starts there (no copy of the text). Strict mode stops at the first.
 
-Not yet the reader's: formats/pbn/reader.py still lexes with grammars/pbn_tokens.lark.
+A parse may be given a budget of tokens (``Limits.max_commands_per_board``): past it
+the parse stops, the sections read so far are handed on, and the builder is told where
+(``cut``), so one game of a million comments builds no more than the budget. Only a
+text longer than the budget can hold more tokens than it (a token is one character or
+more), so only such a text is parsed a token at a time, counting; every other text is
+parsed in one call. It is the same parser either way.
 """
 
 from __future__ import annotations
@@ -55,6 +60,9 @@ class GameBuilder(Protocol):
     def rejected(self, text: str, line: int, column: int, message: str) -> None:
         """Text the grammar does not read (kept whole), where it starts, and why."""
 
+    def cut(self, line: int, column: int) -> None:
+        """The token budget ran out at line:column: the rest is not read."""
+
 
 class _Rules:
     """The grammar's callbacks, to the builder of the parse under way (one parser a
@@ -63,11 +71,15 @@ class _Rules:
     def __init__(self) -> None:
         self.builder: GameBuilder | None = None
         self.open = False  # a section was handed on since the last game end
+        self.skipped: list[Token] = []  # passed over in the section being read
 
     def took(self, kind: str, children: list[Token]) -> None:
         """(Not a rule's name: Lark looks every rule's name up here, ``_section`` too.)"""
         assert self.builder is not None
         self.open = True
+        if self.skipped:  # in their places among the section's tokens
+            children = sorted([*children, *self.skipped], key=_start)
+            self.skipped = []
         self.builder.section(kind, children)
 
     def tag(self, children: list[Token]) -> None:
@@ -168,28 +180,66 @@ def parse(
     strict: bool = False,
     path: str | None = None,
     which: str | None = None,
+    budget: int | None = None,
 ) -> None:
     """The games of ``text`` to ``builder``, in order (see the module's docstring)."""
     lark, rules = _parser(which or engine())
-    rules.builder, rules.open = builder, False
+    rules.builder, rules.open, rules.skipped = builder, False, []
+    counted = budget is not None and len(text) > budget
     try:
-        _parse(lark, rules, text, builder, strict, path)
+        _parse(lark, rules, text, builder, strict, path, budget if counted else None)
     finally:
         rules.builder = None
 
 
+class _OutOfBudget(Exception):
+    """The token budget ran out at this token."""
+
+    def __init__(self, token: Token) -> None:
+        super().__init__()
+        self.token = token
+
+
+def _run(interactive: Any, budget: int | None, spent: list[int]) -> None:
+    """The parse from where ``interactive`` stands to the end of the text; with a
+    budget, a token at a time, counting (``spent`` carries the count across resumes)."""
+    if budget is None:
+        interactive.resume_parse()
+        return
+    for token in interactive.iter_parse():
+        spent[0] += 1
+        if spent[0] > budget:
+            raise _OutOfBudget(token)
+    interactive.feed_eof()
+
+
 def _parse(
-    lark: Lark, rules: _Rules, text: str, builder: GameBuilder, strict: bool, path: str | None
+    lark: Lark,
+    rules: _Rules,
+    text: str,
+    builder: GameBuilder,
+    strict: bool,
+    path: str | None,
+    budget: int | None,
 ) -> None:
     start, pos, line, line_start = "start", 0, 1, 0
+    spent = [0]
+    interactive: Any = None
     while True:
-        interactive = lark.parse_interactive(text, start=start)
-        if pos:
-            counter = interactive.lexer_thread.state.line_ctr  # type: ignore[union-attr]
-            counter.char_pos, counter.line = pos, line
-            counter.column, counter.line_start_pos = pos - line_start + 1, line_start
+        if interactive is None:
+            interactive = lark.parse_interactive(text, start=start)
+            if pos:
+                counter = interactive.lexer_thread.state.line_ctr
+                counter.char_pos, counter.line = pos, line
+                counter.column, counter.line_start_pos = pos - line_start + 1, line_start
         try:
-            interactive.resume_parse()  # type: ignore[no-untyped-call]
+            _run(interactive, budget, spent)
+            return
+        except _OutOfBudget as over:
+            state = interactive.parser_state
+            _hand_on(_tokens(list(state.value_stack)), builder, rules)
+            builder.cut(over.token.line or 1, over.token.column or 1)
+            rules.end()
             return
         except (UnexpectedCharacters, UnexpectedToken) as exc:
             stopped = _where(exc)
@@ -201,6 +251,9 @@ def _parse(
                 )  # fmt: skip
                 raise StrictModeError(diag.format(), diag) from None
             state = exc.interactive_parser.parser_state
+            if _pass_over(exc, text, rules, state, builder):
+                interactive = exc.interactive_parser
+                continue
             _hand_on(_tokens(list(state.value_stack)), builder, rules)
             resume = _resume_at(text, at, exc, pos if start == "resume" else -1)
             line, column, line_start = _line_column(text, pos, line, line_start, at)
@@ -211,11 +264,75 @@ def _parse(
             if resume >= len(text):
                 return
             start, pos = "resume", resume
+            interactive = None
+
+
+# What the grammar does not read where it stands, one piece at a time: a '[' that opens
+# no tag pair (to its ']' or the line's end), a '{' never closed (to the end), a '"'
+# never closed (to the line's end), else a token as a section's words and marks are
+# written (an annotation, a mark, a word: what the reader then says is wrong with it),
+# or one character.
+_PIECE = re.compile(
+    r"\[[^\]\r\n]*\]?|\{[^}]*|\"[^\r\n]*"
+    r"|=[^=\s]*=?|\$[^\s!?=$^*+]*|[!?]{1,2}|\^\S?|[*+]|[A-Za-z0-9-]+|\S"
+)
+
+
+def _pass_over(
+    exc: UnexpectedInput, text: str, rules: _Rules, state: Any, builder: GameBuilder
+) -> bool:
+    """Pass over what the grammar does not read here, when it is a token or a piece of
+    text within a game (not a tag pair, the game's end or the text's): the piece goes to
+    the section under way as a token of its own marked rejected (``!`` before its
+    terminal: ``!CALL``, ``!TEXT``), in its place, for the reader to say what is wrong
+    with it; before the game's first tag, it goes to the builder as rejected. Then the
+    parse reads on after it. False when the parse must resume elsewhere instead."""
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type in SECTION_OF or token.type in ("_GAP", "$END"):
+            return False
+        piece = Token(
+            "!" + token.type, str(token), token.start_pos, token.line, token.column,
+            token.end_line, token.end_column, token.end_pos,
+        )  # fmt: skip
+    else:
+        at = exc.pos_in_stream or 0
+        m = _PIECE.match(text, at)
+        if m is None:  # only blanks: the lexer stops at no blank (they are ignored)
+            return False
+        counter = exc.interactive_parser.lexer_thread.state.line_ctr  # type: ignore[union-attr]
+        value = m.group()
+        line, column = counter.line, counter.column
+        piece = Token("!TEXT", value, at, line, column, end_pos=m.end())
+        _advance(counter, value)
+    if any(t.type in SECTION_OF for t in _tokens(list(state.value_stack))):
+        rules.skipped.append(piece)
+    else:
+        builder.rejected(str(piece), piece.line or 1, piece.column or 1, "")
+    return True
+
+
+def _advance(counter: Any, passed: str) -> None:
+    """Lark's line counter moved past the text ``passed``."""
+    breaks = passed.count("\n")
+    counter.char_pos += len(passed)
+    if breaks:
+        counter.line += breaks
+        counter.line_start_pos = counter.char_pos - (len(passed) - passed.rfind("\n") - 1)
+    counter.column = counter.char_pos - counter.line_start_pos + 1
+
+
+def _start(token: Token) -> int:
+    return token.start_pos or 0
 
 
 def _hand_on(tokens: list[Token], builder: GameBuilder, rules: _Rules) -> None:
     """The tokens read before a rejection and not yet handed on: commentary before a
-    game's first tag, then each section as far as it was read."""
+    game's first tag, then each section as far as it was read (with what was passed
+    over in it)."""
+    if rules.skipped:
+        tokens = sorted([*tokens, *rules.skipped], key=_start)
+        rules.skipped = []
     i = 0
     while i < len(tokens) and tokens[i].type not in SECTION_OF:
         builder.lead(tokens[i])
@@ -227,3 +344,42 @@ def _hand_on(tokens: list[Token], builder: GameBuilder, rules: _Rules) -> None:
         rules.open = True
         builder.section(SECTION_OF[tokens[i].type], tokens[i:j])
         i = j
+
+
+# (rejected text, line, column, the grammar's message, the kind of the section it broke)
+Rejection = tuple[str, int, int, str, str | None]
+
+
+class ParsedGame:
+    """A builder that keeps what the parse of one game hands on, for the game's reader
+    (formats/pbn/game.py): the commentary before its first tag, its sections (each the
+    tag's token, then the section's), what the grammar rejected, and where the token
+    budget ran out. Past ``most`` sections it keeps none (the reader reads no tag past
+    its tags' limit: a line of a million tag pairs holds no state per pair)."""
+
+    __slots__ = ("kind", "leading", "most", "rejections", "sections", "stopped")
+
+    def __init__(self, most: int | None = None) -> None:
+        self.most = most
+        self.leading: list[Token] = []
+        self.sections: list[list[Token]] = []
+        self.rejections: list[Rejection] = []
+        self.stopped: tuple[int, int] | None = None
+        self.kind: str | None = None  # the kind of the last section handed on
+
+    def lead(self, token: Token) -> None:
+        self.leading.append(token)
+
+    def section(self, kind: str, tokens: list[Token]) -> None:
+        self.kind = kind
+        if self.most is None or len(self.sections) < self.most:
+            self.sections.append(tokens)
+
+    def game_end(self) -> None:
+        return None
+
+    def rejected(self, text: str, line: int, column: int, message: str) -> None:
+        self.rejections.append((text, line, column, message, self.kind))
+
+    def cut(self, line: int, column: int) -> None:
+        self.stopped = (line, column)

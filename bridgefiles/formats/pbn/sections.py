@@ -1,8 +1,9 @@
 """The Auction and Play sections: call and card tokens with their annotations.
 
-A section's data reaches us as coarse DATA tokens (whole runs of lines) with the
-comments between them; one compiled regex splits the data into tokens here.
-Only the structure of the tokens is judged (PBN 6.2, 6.3, 7.2 and 12.4-12.5):
+A section's tokens come from the grammar (grammars/pbn.lark), one at a time, each
+with its terminal: a call or card, a row of plain ones (CALLS, CARDS: built as their
+models at once), a mark, an annotation, the end. The grammar has judged their order;
+what is judged here needs the values (PBN 6.2, 6.3, 7.2 and 12.4-12.5):
 well-formed calls and cards, ``^`` marks, at most one suffix and one note
 reference, NAG ranges, ``+`` and ``*`` placement. Whether the calls and cards
 are legal is for the Laws package, which replays these models.
@@ -17,22 +18,23 @@ from operator import itemgetter
 
 from bridgefiles.formats.pbn.dialect import dialect_call
 from bridgefiles.formats.pbn.items import (
-    ENTRY_SET,
-    SLOT_SET,
+    PLAIN_CALLS,
+    PLAIN_CARDS,
     Item,
+    call_fields,
     card_of,
     entry_model,
     slot_model,
     unplain,
 )
-from bridgefiles.formats.pbn.plain import read_plain, rows_of
 from bridgefiles.model.annotations import NO_ANNOTATIONS, SUFFIX_NAGS, Annotations, Comment
 from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind
 from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.diagnostic import Severity
-from bridgefiles.model.fast import construct, construct_all
+from bridgefiles.model.fast import construct_all
 from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
+from bridgefiles.model.play import plain_card_fields as card_fields
 from bridgefiles.model.seats import Seat
 
 # (code, severity, message, line, column)
@@ -55,13 +57,28 @@ AUCTION_ONLY_NAGS = frozenset({*range(1, 7), 13, *range(20, 94)})
 PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
 
 
-def tokens(text: str, line: int, column: int) -> Iterator[tuple[str, str, int, int]]:
-    """(kind, text, line, column) of each token of a DATA run that starts at line:column."""
-    for i, row in enumerate(rows_of(text)):
+_WORD = re.compile(r"\S+")
+# the grammar's terminals of a section, to what reads them here
+_KIND = {
+    "SUFFIX": "suffix",
+    "NOTE": "note",
+    "NAG": "nag",
+    "STOP": "mark",
+    "NEXT": "mark",
+    "INSUFFICIENT": "irr",
+    "SKIPPED": "irr",
+    "REVOKE": "irr",
+    "LEAD": "irr",
+}
+
+
+def words(text: str, line: int, column: int) -> Iterator[tuple[str, int, int]]:
+    """Each word of a row token (words apart by blanks and single line breaks) that
+    starts at line:column, with where it stands."""
+    for i, row in enumerate(text.split("\n")):
         base = column if i == 0 else 1
-        for m in TOKEN.finditer(row):
-            kind = m.lastgroup or "other"
-            yield kind, m.group(), line + i, base + m.start()
+        for m in _WORD.finditer(row):
+            yield m.group(), line + i, base + m.start()
 
 
 @dataclass
@@ -116,76 +133,118 @@ class SectionReader:
                 current.comments = []
             current.comments.append(comment.model_copy(update={"follows": current.last}))
 
-    def data(self, text: str, line: int, column: int) -> None:
-        if self.stopped or self._plain(text, line, column):
+    def take(self, kind: str, text: str, line: int, column: int) -> None:
+        """A token of the section, by its terminal in the grammar."""
+        if self.stopped:
             return
-        for kind, tok, ln, col in tokens(text, line, column):
-            self.token_count += 1
-            if self.max_tokens is not None and self.token_count > self.max_tokens:
-                self.problems.append(
-                    (
-                        "limit",
-                        Severity.ERROR,
-                        f"the section's token count goes over the limit max_commands_per_board="
-                        f"{self.max_tokens:,}; the rest is not read "
-                        "(raise it with Limits(max_commands_per_board=...))",
-                        ln,
-                        col,
-                    )
-                )
-                self.stopped = True
+        if kind[0] == "!":  # passed over by the grammar: said here what is wrong with it
+            if kind in ("!ELEMENT", "!TEXT"):
+                self.element(text, line, column, rejected=True)
                 return
-            if kind == "word":
-                self._word(tok, ln, col)
-            elif kind == "mark":
-                self._mark(tok, ln, col)
-            elif kind == "irr":
-                self._irregular(tok, ln, col)
-            elif kind in ("suffix", "note", "nag"):
-                self._annotation(kind, tok, ln, col)
-            else:
-                self._problem(f"unexpected character {tok!r}", ln, col)
-
-    def _plain(self, text: str, line: int, column: int) -> bool:
-        """Data of plain calls or cards only (and a last ``AP`` or ``*``), nothing pending:
-        read by plain.py in one pass, as the token path would read it. False, having
-        changed nothing, when the token path must read the data."""
-        if self.end or self.plus is not None or self.pending_mark is not None:
-            return False
-        most = None if self.max_tokens is None else self.max_tokens - self.token_count
-        read = read_plain(text, line, column, self.play, most)
-        if read is None:
-            return False
-        found, refs, end, end_mark, indices = read
-        count = len(found) + len(refs) + (end is not None)
-        if self.max_tokens is not None and self.token_count + count > self.max_tokens:
-            return False
-        self.token_count += count
-        model: type[PlayedCard] | type[AuctionEntry] = PlayedCard if self.play else AuctionEntry
-        if not refs:
-            self.items.extend(construct_all(model, found))  # type: ignore[arg-type]
-            self.plain_count += len(found)
-            if not self.play:
-                self.calls.extend(map(_CALL_OF, found))  # type: ignore[arg-type]
-            elif self.indices is not None:
-                if indices is None:
-                    self.indices = None
-                else:
-                    self.indices.extend(indices)
+            if not self._count(1, line, column):
+                return
+            self._explained(kind[1:], text, line, column)
+            return
+        if kind in ("CALLS", "CARDS"):
+            self._row(text, line, column)
+            return
+        if not self._count(1, line, column):
+            return
+        if kind in ("CALL", "CARD") and self.pending_mark is None and self.plus_index is None:
+            self._row(text, line, column, counted=True)  # a plain one, as a row of one
+        elif kind in ("CALL", "CARD", "WORD", "DASH", "ALL_PASS"):
+            self._word(text, line, column)
         else:
-            every = SLOT_SET if self.play else ENTRY_SET  # each row holds every field
-            for item in found:
-                if isinstance(item, Item):
-                    self.items.append(item)
-                else:
-                    self.items.append(construct(model, item, every))
-            if not self.play:  # plain calls still, some with a note reference
-                self.calls.extend(i.call if isinstance(i, Item) else i["call"] for i in found)  # type: ignore[misc]
-        self.note_refs.extend(refs)
-        if end is not None:
-            self.end = end_mark
-            self.end_item = end
-        return True
+            self._token(_KIND[kind], text, line, column)
+
+    def element(self, text: str, line: int, column: int, rejected: bool = False) -> None:
+        """Text the grammar read as a section element after a Note (or passed over,
+        ``rejected``): its tokens, read as the section's."""
+        for m in TOKEN.finditer(text):
+            if not self._count(1, line, column + m.start()):
+                return
+            kind, at = m.lastgroup or "other", column + m.start()
+            if rejected:
+                self._explained(kind, m.group(), line, at)
+            else:
+                self._token(kind, m.group(), line, at)
+
+    def _explained(self, kind: str, tok: str, line: int, column: int) -> None:
+        """A token the grammar passed over, read as the section's would be, so that what
+        is wrong with it is said as such; if nothing is, the grammar's rejection is."""
+        said = len(self.problems)
+        if kind in _KIND:
+            kind = _KIND[kind]
+        elif kind not in ("word", "mark", "irr", "suffix", "note", "nag", "other"):
+            kind = "word"
+        self._token(kind, tok, line, column)
+        if len(self.problems) == said:
+            where = "auction" if not self.play else "play"
+            self._problem(f"{tok!r} cannot stand here in the {where}", line, column)
+
+    def _token(self, kind: str, tok: str, line: int, column: int) -> None:
+        if kind == "word":
+            self._word(tok, line, column)
+        elif kind == "mark":
+            self._mark(tok, line, column)
+        elif kind == "irr":
+            self._irregular(tok, line, column)
+        elif kind in ("suffix", "note", "nag"):
+            self._annotation(kind, tok, line, column)
+        else:
+            self._problem(f"unexpected character {tok!r}", line, column)
+
+    def _count(self, n: int, line: int, column: int) -> bool:
+        """Whether ``n`` more tokens stay within ``max_tokens``; past it, says so once
+        and reads no more of the section."""
+        self.token_count += n
+        if self.max_tokens is None or self.token_count <= self.max_tokens:
+            return True
+        self.problems.append(
+            (
+                "limit",
+                Severity.ERROR,
+                "the section's calls or cards go over the limit max_commands_per_board="
+                f"{self.max_tokens:,}; the rest is not read "
+                "(raise it with Limits(max_commands_per_board=...))",
+                line,
+                column,
+            )
+        )
+        self.stopped = True
+        return False
+
+    def _row(self, text: str, line: int, column: int, counted: bool = False) -> None:
+        """Plain calls or cards (the grammar's CALLS and CARDS, or one alone), built as
+        their models at once; a card after the trick of '+' or a mark pending goes
+        one by one."""
+        found: list[dict[str, object]] = []
+        play = self.play
+        for word, ln, col in words(text, line, column):
+            if not counted and not self._count(1, ln, col):
+                break
+            if self.pending_mark is not None or self.plus_index is not None:
+                self._flush(found)
+                found = []
+                self._word(word, ln, col)
+            elif play:
+                found.append(card_fields(PLAIN_CARDS[word], ln, col))
+            else:
+                call = PLAIN_CALLS.get(word) or Call.parse(word)  # (any case: 1Nt)
+                found.append(call_fields(call, ln, col))
+        self._flush(found)
+
+    def _flush(self, found: list[dict[str, object]]) -> None:
+        if not found:
+            return
+        if self.play:
+            self.items.extend(construct_all(PlayedCard, found))
+            if self.indices is not None:
+                self.indices.extend(f["card"].index for f in found)  # type: ignore[attr-defined]
+        else:
+            self.items.extend(construct_all(AuctionEntry, found))
+            self.calls.extend(map(_CALL_OF, found))
+        self.plain_count += len(found)
 
     # -- tokens ---------------------------------------------------------------------
     def _after_end(self, tok: str, line: int, column: int) -> bool:
