@@ -112,13 +112,15 @@ class Recorder:
         return sorted(out, key=lambda r: (r[1], r[2]))
 
     def texts(self) -> list[str]:
-        """Every text handed on, in order."""
-        out: list[str] = []
+        """Every text handed on, in file order (a piece rejected before a game's first
+        tag may be handed on before the commentary ahead of it, whose rule completes
+        later)."""
+        out: list[tuple[int, int, str]] = []
         for item in self.seen:
             if item[0] == "lead":
-                out.append(item[2])
+                out.append((item[3], item[4], item[2]))
             elif item[0] == "section":
-                out.extend(text for _, text, _, _ in item[2])
+                out.extend((ln, col, text) for _, text, ln, col in item[2])
             elif item[0] == "rejected":
-                out.append(item[1])
-        return out
+                out.append((item[2], item[3], item[1]))
+        return [text for _, _, text in sorted(out, key=lambda t: (t[0], t[1]))]
