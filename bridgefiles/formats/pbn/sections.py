@@ -33,7 +33,7 @@ from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import construct_all
-from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
+from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, plain_card_rows, trick_winner
 from bridgefiles.model.play import plain_card_fields as card_fields
 from bridgefiles.model.seats import Seat
 
@@ -70,6 +70,26 @@ _KIND = {
     "REVOKE": "irr",
     "LEAD": "irr",
 }
+
+
+def _places(text: str, line: int, column: int) -> tuple[list[int], list[int]]:
+    """The line and column of each word of a row token that starts at line:column (as
+    :func:`words` gives them), a row at a time: a row of words one space apart (the
+    usual layout) from their lengths, others by search."""
+    lines: list[int] = []
+    columns: list[int] = []
+    for i, row in enumerate(text.split("\n")):
+        base = column if i == 0 else 1
+        ws = row.split()
+        if " ".join(ws) == row:
+            at = base
+            for w in ws:
+                columns.append(at)
+                at += len(w) + 1
+        else:
+            columns.extend(base + m.start() for m in _WORD.finditer(row))
+        lines.extend([line + i] * len(ws))
+    return lines, columns
 
 
 def words(text: str, line: int, column: int) -> Iterator[tuple[str, int, int]]:
@@ -220,6 +240,27 @@ class SectionReader:
         one by one."""
         found: list[dict[str, object]] = []
         play = self.play
+        # (a row of n characters holds at most (n + 1) // 2 words: within the budget,
+        # the row is split whole; else word by word, up to the budget)
+        if (
+            self.pending_mark is None
+            and self.plus_index is None
+            and (
+                counted
+                or self.max_tokens is None
+                or self.token_count + (len(text) + 1) // 2 <= self.max_tokens
+            )
+        ):
+            written = text.split()
+            self.token_count += 0 if counted else len(written)
+            lines, columns = _places(text, line, column)
+            if play:
+                cards = map(PLAIN_CARDS.__getitem__, written)
+                self._flush(plain_card_rows(cards, lines, columns))
+            else:
+                calls = [PLAIN_CALLS.get(w) or Call.parse(w) for w in written]  # (1Nt)
+                self._flush(list(map(call_fields, calls, lines, columns)))
+            return
         for word, ln, col in words(text, line, column):
             if not counted and not self._count(1, ln, col):
                 break
