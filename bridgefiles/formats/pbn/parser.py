@@ -250,9 +250,10 @@ def _parse(
                     path=path,
                 )  # fmt: skip
                 raise StrictModeError(diag.format(), diag) from None
-            state = exc.interactive_parser.parser_state
-            if _pass_over(exc, text, rules, state, builder):
-                interactive = exc.interactive_parser
+            # (a parse driven a token at a time, under a budget, is the one that stopped)
+            interactive = getattr(exc, "interactive_parser", None) or interactive
+            state = interactive.parser_state
+            if _pass_over(exc, text, rules, interactive, builder):
                 continue
             _hand_on(_tokens(list(state.value_stack)), builder, rules)
             resume = _resume_at(text, at, exc, pos if start == "resume" else -1)
@@ -279,7 +280,7 @@ _PIECE = re.compile(
 
 
 def _pass_over(
-    exc: UnexpectedInput, text: str, rules: _Rules, state: Any, builder: GameBuilder
+    exc: UnexpectedInput, text: str, rules: _Rules, interactive: Any, builder: GameBuilder
 ) -> bool:
     """Pass over what the grammar does not read here, when it is a token or a piece of
     text within a game (not a tag pair, the game's end or the text's): the piece goes to
@@ -300,12 +301,12 @@ def _pass_over(
         m = _PIECE.match(text, at)
         if m is None:  # only blanks: the lexer stops at no blank (they are ignored)
             return False
-        counter = exc.interactive_parser.lexer_thread.state.line_ctr  # type: ignore[union-attr]
+        counter = interactive.lexer_thread.state.line_ctr
         value = m.group()
         line, column = counter.line, counter.column
         piece = Token("!TEXT", value, at, line, column, end_pos=m.end())
         _advance(counter, value)
-    if any(t.type in SECTION_OF for t in _tokens(list(state.value_stack))):
+    if any(t.type in SECTION_OF for t in _tokens(list(interactive.parser_state.value_stack))):
         rules.skipped.append(piece)
     else:
         builder.rejected(str(piece), piece.line or 1, piece.column or 1, "")

@@ -131,3 +131,17 @@ def test_before_a_game_s_first_tag_what_no_token_takes_is_rejected() -> None:
 def test_lark_cython_hands_on_what_pure_lark_hands_on(engine: str) -> None:
     for text in [GAME, *ACCEPTED, *(r[0] for r in REJECTED)]:
         assert read(text, engine).seen == read(text, "python").seen
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_parse_under_a_budget_passes_over_what_it_does_not_read_as_any_parse_does(
+    engine: str,
+) -> None:
+    """A text longer than the budget is parsed a token at a time; what the grammar does
+    not take is passed over there too (a tag pair cut open, then a section's stray)."""
+    text = '[Event "' + "x" * 200 + '\n[Auction "N"]\n1C } 1D\n'
+    recorder = Recorder()
+    parser.parse(text, recorder, which=engine, budget=100)
+    assert [r[1:] for r in recorder.refused()] == [(1, 1), (3, 4)]
+    assert recorder.refused()[0][0].startswith('[Event "xxx')
+    assert recorder.seen == read(text, engine).seen
