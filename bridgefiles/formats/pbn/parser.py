@@ -28,6 +28,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 from bridgefiles.errors import StrictModeError
 from bridgefiles.formats import terminals
 from bridgefiles.formats.pbn.grammar import build
+from bridgefiles.formats.pbn.sections import TOKEN
 from bridgefiles.formats.terminals import engine
 from bridgefiles.model.diagnostic import error
 
@@ -270,13 +271,9 @@ def _parse(
 
 # What the grammar does not read where it stands, one piece at a time: a '[' that opens
 # no tag pair (to its ']' or the line's end), a '{' never closed (to the end), a '"'
-# never closed (to the line's end), else a token as a section's words and marks are
-# written (an annotation, a mark, a word: what the reader then says is wrong with it),
-# or one character.
-_PIECE = re.compile(
-    r"\[[^\]\r\n]*\]?|\{[^}]*|\"[^\r\n]*"
-    r"|=[^=\s]*=?|\$[^\s!?=$^*+]*|[!?]{1,2}|\^\S?|[*+]|[A-Za-z0-9-]+|\S"
-)
+# never closed (to the line's end), else a token as the section reader splits a
+# section's words and marks (sections.TOKEN: what it then says is wrong with it).
+_PIECE = re.compile(r"\[[^\]\r\n]*\]?|\{[^}]*|\"[^\r\n]*|" + TOKEN.pattern)
 
 
 def _pass_over(

@@ -93,8 +93,8 @@ def _places(text: str, line: int, column: int) -> tuple[list[int], list[int]]:
 
 
 def words(text: str, line: int, column: int) -> Iterator[tuple[str, int, int]]:
-    """Each word of a row token (words apart by blanks and single line breaks) that
-    starts at line:column, with where it stands."""
+    """Each word of a row token that starts at line:column, with where it stands, one
+    at a time (a row past the budget is read only up to it: nothing listed whole)."""
     for i, row in enumerate(text.split("\n")):
         base = column if i == 0 else 1
         for m in _WORD.finditer(row):

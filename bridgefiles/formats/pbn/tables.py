@@ -16,7 +16,6 @@ from bridgefiles.model.fast import make
 Finding = tuple[str, Severity, str]
 
 _SPEC = re.compile(r"([+-]?)([^\\;]*)(?:\\(\d*)([A-Za-z]?))?")
-ELEMENT = re.compile(r'"(?:[^"\\\r\n]|\\.)*"|[^\s"]+|"[^\r\n]*')
 _NUMBER = re.compile(r"[+-]?\d+(?:\.\d*)?")
 _FORBIDDEN = frozenset('[]{};%"')
 

@@ -54,15 +54,8 @@ NO_INHERITANCE = frozenset(
 
 # A tag pair, [ name "value" ], with any white space between its tokens (import format):
 # group 1 the name, group 2 the value as written. The one copy (the splitter and the
-# reader use it; the grammar's TAGS terminal is the same shape).
+# reader use it; the grammar's TAG terminal is the same shape).
 TAG_PAIR = re.compile(r'\[\s*([A-Za-z0-9_]*)\s*"([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"\s*\]')
-# A run of tag pairs in the export layout (each ``[Name "value"]`` on a line of its own,
-# one space inside, ``\n`` line ends): the reader takes their positions from the layout
-# instead of searching each pair; anything else goes through TAG_PAIR.
-_EXPORT_PAIR = r'\[[A-Za-z0-9_]+ "[^"\\\r\n]*(?:\\.[^"\\\r\n]*)*"\]'
-# (possessive: the same matches, with no backtracking state kept per pair of a long run)
-EXPORT_RUN = re.compile(rf"{_EXPORT_PAIR}(?:\n{_EXPORT_PAIR})*+")
-EXPORT_PAIR = re.compile(r'\[([A-Za-z0-9_]+) "([^"\\\r\n]*(?:\\.[^"\\\r\n]*)*)"\]')
 TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*")
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
