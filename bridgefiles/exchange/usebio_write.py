@@ -29,10 +29,11 @@ from bridgefiles.exchange.usebio import (
 )
 from bridgefiles.exchange.xmlstream import escape
 from bridgefiles.formats.registry import FileInfo, WriteOptions
-from bridgefiles.model.board import Board, Table
+from bridgefiles.model.board import Board
 from bridgefiles.model.deal import Hand
 from bridgefiles.model.seats import ROTATION, Seat, Side
 from bridgefiles.scoring.board import board_vulnerability, parse_board_number
+from bridgefiles.scoring.tables import traveller_of
 from bridgefiles.scoring.values import SidedValue, format_number
 
 Row = dict[str, str]
@@ -83,7 +84,7 @@ class _Event:
                                       f"line {board.line or '?'}); USEBIO is written for one "
                                       "match a file here: nothing written")
             self._players(board, home, visit)
-        table = _traveller(board)
+        table = traveller_of(board)  # the scorer's own test of a traveller
         if table is not None and not deal.from_table:  # the traveller covers the games
             deal.rows = table.records()
             deal.from_table = True
@@ -217,14 +218,6 @@ class _Event:
         for deal in self.deals.values():
             yield from _board(deal, deal.rows, True, "          ", nl, teams=True)
         yield f"        </MATCH>{nl}      </SECTION>{nl}"
-
-
-def _traveller(board: Board) -> Table | None:
-    t = board.table("ScoreTable")
-    if t is None or not t.rows:
-        return None
-    names = {c.name for c in t.columns}
-    return t if names & {"Contract", "Score_NS", "Score_EW"} else None
 
 
 def _game_row(board: Board) -> Row:
