@@ -27,7 +27,7 @@ from bridgefiles.scoring.changes import Changes, Step, new_findings, with_table
 from bridgefiles.scoring.duplicate import ns_points
 from bridgefiles.scoring.method import ScoringMethod, parse_scoring
 from bridgefiles.scoring.settings import ScoreSettings
-from bridgefiles.scoring.traveller import MISSING, digits_problem
+from bridgefiles.scoring.traveller import MISSING, digits_problem, parsed
 from bridgefiles.scoring.values import SidedValue, format_number
 from bridgefiles.scoring.view import scoring_view
 
@@ -247,13 +247,7 @@ def deal_facts(board: Board, settings: ScoreSettings) -> Record:
 
 def score_tag(board: Board) -> SidedValue | None:
     """The board's Score tag, parsed; None when missing or unreadable."""
-    v = board.tag("Score")
-    if v is None or v.strip() in MISSING:
-        return None
-    try:
-        return SidedValue.parse(v)
-    except ValueError:
-        return None
+    return parsed(board.tag("Score"), SidedValue.parse)
 
 
 def fill_record(w: Record, settings: ScoreSettings) -> None:

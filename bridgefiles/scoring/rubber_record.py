@@ -13,17 +13,11 @@ from bridgefiles.model.seats import Side
 from bridgefiles.scoring.record import Record
 from bridgefiles.scoring.rubber import DealScore, RubberState, parse_score_rubber, score_deal
 from bridgefiles.scoring.settings import ScoreSettings
-from bridgefiles.scoring.traveller import MISSING
+from bridgefiles.scoring.traveller import MISSING, parsed
 
 
 def _history(w: Record) -> RubberState | None:
-    history = w.board.tag("ScoreRubberHistory")
-    if history is None or history.strip() in MISSING:
-        return None
-    try:
-        return RubberState.parse(history)
-    except ValueError:
-        return None  # the tag's syntax is the reader's finding
+    return parsed(w.board.tag("ScoreRubberHistory"), RubberState.parse)
 
 
 def _deal(w: Record, state: RubberState) -> tuple[DealScore, RubberState] | None:

@@ -11,9 +11,11 @@ Numbers in cells are read within ``Limits.max_number_digits`` and a multiplicity
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from typing import TypeVar
 
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.board import Column, Table
@@ -23,6 +25,7 @@ from bridgefiles.scoring.duplicate import ns_points
 from bridgefiles.scoring.matchpoints import Adjusted, AdjustedPercentages, is_artificial_mark
 
 MISSING = ("", "-", "?")
+T = TypeVar("T")
 _NUMBER = re.compile(r"[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?)(\d+))?")
 
 
@@ -121,11 +124,13 @@ def _contract(text: str) -> Contract | None:
     return c if c.passed_out or c.level is not None else None
 
 
-def _parse_seat(text: str | None) -> Seat | None:
+def parsed(text: str | None, parse: Callable[[str], T]) -> T | None:
+    """``text`` read by ``parse``; None when it is missing (``MISSING``) or unreadable, which
+    is the reader's finding: the scorer uses a cell or tag only when it says something."""
     if text is None or text.strip() in MISSING:
         return None
     try:
-        return Seat.parse(text)
+        return parse(text)
     except ValueError:
         return None
 
@@ -180,7 +185,7 @@ def entries_from_table(
     out = []
     for i, record in enumerate(table.records()):
         contract = _parse_contract(record.get("Contract"))
-        declarer = _parse_seat(record.get("Declarer"))
+        declarer = parsed(record.get("Declarer"), Seat.parse)
         tricks = _parse_tricks(record.get("Result"))
         computed = ns_points(contract, declarer, tricks, vul)
         written = written_ns_score(record, max_digits=digits)
