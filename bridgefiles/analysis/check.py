@@ -15,7 +15,7 @@ optimum score, and the rows of a result table may come in any order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -195,9 +195,10 @@ def _check_tricks(board: Board, table: DDTable) -> list[Finding]:
     return out
 
 
-def _result_rows(records: list[dict[str, str]]) -> list[tuple[Seat, Strain, int]]:
-    """The readable rows; unknown (``?``, ``-``) or malformed ones are the reader's concern."""
-    rows = []
+def result_rows(records: Iterable[dict[str, str]]) -> Iterator[tuple[Seat, Strain, int]]:
+    """An OptimumResultTable's readable rows (declarer, strain, tricks, any count), read
+    alike by the check and the hand records; unknown (``?``, ``-``) or malformed ones are
+    the reader's concern."""
     for record in records:
         try:
             seat = Seat.parse(record.get("Declarer", ""))
@@ -205,9 +206,13 @@ def _result_rows(records: list[dict[str, str]]) -> list[tuple[Seat, Strain, int]
             tricks = int(record.get("Result", ""))
         except ValueError:
             continue
-        if seat in TABLE_SEATS and strain in TABLE_STRAINS and 0 <= tricks <= 13:
-            rows.append((seat, strain, tricks))
-    return rows
+        yield seat, strain, tricks
+
+
+def _result_rows(records: list[dict[str, str]]) -> list[tuple[Seat, Strain, int]]:
+    """The rows a fresh table can judge: a count from 0 to 13 in one of its cells."""
+    return [(seat, strain, tricks) for seat, strain, tricks in result_rows(records)
+            if seat in TABLE_SEATS and strain in TABLE_STRAINS and 0 <= tricks <= 13]
 
 
 def _check_par(board: Board, par: Par | None) -> list[Finding]:

@@ -20,14 +20,19 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from bridgefiles.analysis import solver
-from bridgefiles.analysis.check import RESULT_TABLE, analyse_boards, conditions, left_out
+from bridgefiles.analysis.check import (
+    RESULT_TABLE,
+    analyse_boards,
+    conditions,
+    left_out,
+    result_rows,
+)
 from bridgefiles.analysis.models import (
     TABLE_SEATS,
     TABLE_STRAINS,
     DDTable,
     Par,
     ParContract,
-    parse_hex,
     parse_optimum_score,
 )
 from bridgefiles.api import read
@@ -115,27 +120,15 @@ def carried_table(board: Board) -> DDTable | None:
     """The 20 counts the board carries, from DoubleDummyTricks or a full OptimumResultTable."""
     text = board.tag("DoubleDummyTricks")
     if text is not None:
-        try:
-            counts = parse_hex(text)
-            if all(n is not None for n in counts):
-                return DDTable(tricks=tuple(n for n in counts if n is not None))
-        except ValueError:
-            pass
+        with contextlib.suppress(ValueError):  # unknown or bad counts: try the table
+            return DDTable.from_hex(text)
     table = board.table(RESULT_TABLE)
     if table is None:
         return None
-    found: dict[tuple[str, str], int] = {}
-    for r in table.records():
-        try:
-            seat = Seat.parse(r.get("Declarer", ""))
-            strain = Strain.parse(r.get("Denomination", ""))
-            found[(seat.value, strain.value)] = int(r.get("Result", ""))
-        except ValueError:
-            continue
+    found = {(seat, strain): tricks for seat, strain, tricks in result_rows(table.records())}
     try:
-        return DDTable(tricks=tuple(found[(s.value, st.value)]
-                                    for s in TABLE_SEATS for st in TABLE_STRAINS))
-    except (KeyError, ValueError):
+        return DDTable(tricks=tuple(found[(s, st)] for s in TABLE_SEATS for st in TABLE_STRAINS))
+    except (KeyError, ValueError):  # a cell missing, or a count out of range
         return None
 
 
