@@ -185,12 +185,56 @@ def parse(
 ) -> None:
     """The games of ``text`` to ``builder``, in order (see the module's docstring)."""
     lark, rules = _parser(which or engine())
-    rules.builder, rules.open, rules.skipped = builder, False, []
     counted = budget is not None and len(text) > budget
     try:
+        if not counted and len(text) <= _ONE_CALL:  # the usual game, read whole in one call
+            heard = _Heard()
+            rules.builder, rules.open, rules.skipped = heard, False, []
+            try:
+                lark.parse(text, start="start")
+            except UnexpectedInput:
+                pass  # read again below, where what the grammar rejects is handled
+            else:
+                heard.tell(builder)
+                return
+        rules.builder, rules.open, rules.skipped = builder, False, []
         _parse(lark, rules, text, builder, strict, path, budget if counted else None)
     finally:
         rules.builder = None
+
+
+# The longest text parsed in one call first: what its callbacks say waits until the end
+# of the text (see _Heard), so a long one (a game of many thousand tags, held within the
+# limits by its builder as it reads) goes through the interactive parser at once.
+_ONE_CALL = 32_768
+
+
+class _Heard:
+    """What the callbacks of a parse in one call say, told to the builder once the whole
+    text is read: a text with something the grammar rejects is read again through the
+    interactive parser (see :func:`_parse`), and its builder hears only that reading."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[str, tuple[Any, ...]]] = []
+
+    def section(self, kind: str, tokens: list[Token]) -> None:
+        self.said.append(("section", (kind, tokens)))
+
+    def lead(self, token: Token) -> None:
+        self.said.append(("lead", (token,)))
+
+    def game_end(self) -> None:
+        self.said.append(("game_end", ()))
+
+    def rejected(self, text: str, line: int, column: int, message: str) -> None:
+        self.said.append(("rejected", (text, line, column, message)))
+
+    def cut(self, line: int, column: int) -> None:
+        self.said.append(("cut", (line, column)))
+
+    def tell(self, builder: GameBuilder) -> None:
+        for name, args in self.said:
+            getattr(builder, name)(*args)
 
 
 class _OutOfBudget(Exception):
