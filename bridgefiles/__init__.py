@@ -25,7 +25,7 @@ from bridgefiles.model.diagnostic import Diagnostic, Severity
 if TYPE_CHECKING:
     from bridgefiles.analysis.ddscore import DDScore
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def analyze(bridge_file: BridgeFile, progress: Callable[[int], None] | None = None) -> BridgeFile:

@@ -81,11 +81,10 @@ def left_out(board: Board, what: str) -> Diagnostic | None:
     why = why_unsolvable(board)
     if why is None:
         return None
-    pair = board.tag_pair("Deal")
+    line, column = board.tag_where("Deal")
     severity = Severity.INFO if board.deal is None else Severity.WARNING
     return Diagnostic(code="deal", severity=severity, message=f"{what}: {why}",
-                      line=pair.line if pair is not None else None,
-                      column=pair.column if pair is not None else None)
+                      line=line, column=column)
 
 
 def conditions(board: Board) -> tuple[Seat, Vulnerability] | None:
@@ -177,14 +176,14 @@ def _check_tricks(board: Board, table: DDTable) -> list[Finding]:
         try:
             counts = parse_hex(pair.value)
         except ValueError as exc:
-            out.append(_finding(name, str(exc), board, pair.line, pair.column))
+            out.append(_finding(name, str(exc), board, *board.tag_where(name)))
         else:
             found = [(s, st, n) for (s, st, _), n in zip(table.rows(), counts, strict=True)
                      if n is not None]
             wrong = _differences(found, table)
             if wrong:
                 message = f"{name} disagrees with the deal: {wrong}"
-                out.append(_finding(name, message, board, pair.line, pair.column))
+                out.append(_finding(name, message, board, *board.tag_where(name)))
     result_table = board.table(RESULT_TABLE)
     if result_table is not None:
         wrong = _differences(_result_rows(result_table.records()), table)
@@ -234,7 +233,7 @@ def _check_par(board: Board, par: Par | None) -> list[Finding]:
         except ValueError as exc:
             ok, message = False, str(exc)
         if not ok:
-            out.append(_finding(name, message, board, pair.line, pair.column))
+            out.append(_finding(name, message, board, *board.tag_where(name)))
     return out
 
 

@@ -173,7 +173,7 @@ def _to_pbn(board: Board) -> Board:
     entries: list[AuctionEntry] = []
     position = 0
     if auction is not None:
-        for entry in auction.entries:
+        for i, entry in enumerate(auction.entries):
             ann = entry.annotations
             update: dict[str, object] = {}
             if ann.alert or ann.explanation is not None:
@@ -190,7 +190,7 @@ def _to_pbn(board: Board) -> Board:
                         board,
                         "a line break in an explanation written as a space "
                         "(a PBN tag value is one line)",
-                        entry.line,
+                        auction.where(i)[0],
                     )
                 notes.append(Note(index=index, text=text))
                 if ann.note is None:
@@ -309,13 +309,14 @@ def _to_lin(board: Board) -> Board:
     ]
     if dropped_tags:
         _say(found, board, f"tags LIN has no command for: {', '.join(dropped_tags)}")
-    for t in board.tags:
+    for i, t in enumerate(board.tags):
+        line = board.tag_where(i)[0]
         if t.comments:
-            _say(found, board, f"commentary on the {t.name} tag", t.line)
+            _say(found, board, f"commentary on the {t.name} tag", line)
         if t.name in LIN_TAGS and "|" in t.value:
-            _say(found, board, f"'|' in {t.name} written as '/'", t.line)
+            _say(found, board, f"'|' in {t.name} written as '/'", line)
         if t.name in ("West", "North", "East", "South") and "," in t.value:
-            _say(found, board, f"',' in {t.name} written as ' ' (pn is a comma list)", t.line)
+            _say(found, board, f"',' in {t.name} written as ' ' (pn is a comma list)", line)
     for what, items in (("tables", board.tables), ("% lines", board.escapes)):
         if items:
             _say(found, board, f"{what} ({len(items)}) have no LIN form")

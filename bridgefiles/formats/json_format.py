@@ -30,6 +30,7 @@ from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.pbn.tags import KNOWN, check_deal, check_value
 from bridgefiles.formats.registry import FileInfo, Format, ReadOptions, WriteOptions, register
 from bridgefiles.model.board import Board
+from bridgefiles.model.compact import compacted
 from bridgefiles.model.diagnostic import Diagnostic, Severity, error
 
 HEADER = '{"bridgefiles": 1, "boards": ['
@@ -115,7 +116,7 @@ def _board(data: Any, index: int, line: int, options: ReadOptions) -> Board | Di
     for d in found:
         if options.strict and d.severity is Severity.ERROR:
             raise StrictModeError(d.format(), d)
-    return board.model_copy(
+    return compacted(board).model_copy(  # (kept as a board read from PBN or LIN)
         update={"index": index, "format": board.format or "json", "diagnostics": tuple(found)}
     )
 
@@ -125,7 +126,7 @@ def tag_findings(board: Board, path: str | None) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     label = board.board_number
     seen: set[str] = set()
-    for t in board.tags:
+    for i, t in enumerate(board.tags):
         if t.name in seen or t.implied:
             continue
         seen.add(t.name)
@@ -142,8 +143,8 @@ def tag_findings(board: Board, path: str | None) -> list[Diagnostic]:
                     code=code,
                     severity=severity,
                     message=f"{t.name}: {message}",
-                    line=t.line,
-                    column=t.column,
+                    line=board.tag_where(i)[0],
+                    column=board.tag_where(i)[1],
                     path=path,
                     board=label,
                 )

@@ -15,7 +15,6 @@ from bridgefiles.model.auction import (
     PASS_CODE,
     Auction,
     AuctionEnd,
-    AuctionEntry,
     EntryKind,
     entry_codes,
 )
@@ -75,10 +74,10 @@ def lowest_sufficient_same_strain(last_bid: Call, bid: Call) -> Call | None:
     return None
 
 
-def _where(entry: AuctionEntry | None, seat: Seat | None) -> dict[str, object]:
-    if entry is None:
-        return {"seat": seat}
-    return {"line": entry.line, "column": entry.column, "seat": seat}
+def _where(auction: Auction, index: int, seat: Seat | None) -> dict[str, object]:
+    """Where entry ``index`` stood, for a finding about it."""
+    line, column = auction.where(index)
+    return {"line": line, "column": column, "seat": seat}
 
 
 class AuctionState:
@@ -169,7 +168,7 @@ def replay_auction(
                 "call-out-of-rotation",
                 f"the first call is {start_seat.full_name}'s, but {dealer.full_name} is dealer",
                 law="17B",
-                **_where(entries[lead], start_seat),
+                **_where(auction, lead, start_seat),
             )
         )
         first_illegal = lead
@@ -190,7 +189,7 @@ def replay_auction(
                         "call-after-auction",
                         f"{seat.full_name} calls after the auction {what}: cancelled",
                         law="39",
-                        **_where(entry, seat),
+                        **_where(auction, i, seat),
                     )
                 )
             continue
@@ -202,7 +201,7 @@ def replay_auction(
                     f"'-' stands for {seat.full_name}'s call after the auction began; "
                     "the turn is taken as skipped",
                     law="17C",
-                    **_where(entry, seat),
+                    **_where(auction, i, seat),
                 )
             )
             first_illegal = i if first_illegal is None else first_illegal
@@ -219,7 +218,7 @@ def replay_auction(
                     f"{seat.full_name}'s turn was skipped by a call out of rotation, "
                     "accepted by calling over it",
                     law="29A",
-                    **_where(entry, seat),
+                    **_where(auction, i, seat),
                 )
             )
             continue
@@ -237,7 +236,7 @@ def replay_auction(
                             "insufficient-bid",
                             f"{text}, accepted by {seat.lho.full_name} calling over it",
                             law="27A1",
-                            **_where(entry, seat),
+                            **_where(auction, i, seat),
                         )
                     )
                 elif accepted:
@@ -247,7 +246,7 @@ def replay_auction(
                             f"{text} and not marked '^I'; accepted as {seat.lho.full_name} "
                             "called over it",
                             law="27A1",
-                            **_where(entry, seat),
+                            **_where(auction, i, seat),
                         )
                     )
                 else:
@@ -257,7 +256,7 @@ def replay_auction(
                             "insufficient-bid",
                             f"{text}, and not (yet) accepted: it must be replaced",
                             law="27B",
-                            **_where(entry, seat),
+                            **_where(auction, i, seat),
                         )
                     )
             elif entry.insufficient:
@@ -266,7 +265,7 @@ def replay_auction(
                         "insufficient-bid",
                         f"{seat.full_name}'s {call} is marked '^I' but is sufficient",
                         law="18B",
-                        **_where(entry, seat),
+                        **_where(auction, i, seat),
                     )
                 )
             calls.append((seat, call))
@@ -282,7 +281,7 @@ def replay_auction(
                         f"{seat.full_name}'s {call} is inadmissible: {why}; "
                         "the contract is scored as if it had not been made",
                         law="36",
-                        **_where(entry, seat),
+                        **_where(auction, i, seat),
                     )
                 )
             else:
@@ -309,13 +308,12 @@ def replay_auction(
                 seat = seat.lho
     stopped = auction.end in (AuctionEnd.STOPPED, AuctionEnd.CONTINUE)
     if not state.ended and not stopped and not unknown:
-        last = entries[-1] if entries else None
         diags.append(
             warning(
                 "auction-incomplete",
                 "the auction stops before it has ended (three passes after a bid, or four)",
                 law="22",
-                **(_where(last, None) if last else {"line": auction.line}),
+                **(_where(auction, n - 1, None) if entries else {"line": auction.line}),
             )
         )
     contract, declarer = outcome.contract, outcome.declarer

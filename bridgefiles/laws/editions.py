@@ -74,8 +74,8 @@ def edition_findings(board: Board, laws: Edition) -> tuple[Diagnostic, ...]:
     day = board_date(board)
     if day is None or (day > LAST_2017) == (laws == "2017"):
         return ()  # the edition asked for was the one in force everywhere that day
-    pair = board.tag_pair("Date")
-    where = {"line": pair.line, "column": pair.column} if pair is not None else {}
+    line, column = board.tag_where("Date")
+    where = {"line": line, "column": column} if board.tag_pair("Date") is not None else {}
     when = day.isoformat()
     if laws == "2017" and day < FIRST_2017:
         older = " (the 1997 Laws were still in force then)" if day < FIRST_2007 else ""

@@ -9,7 +9,6 @@ later tricks are checked for cards held only, as the PBN verifier does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import reduce
 from operator import attrgetter, or_
 from typing import NamedTuple
@@ -45,8 +44,10 @@ class PlayResult(NamedTuple):
     stopped: bool  # a claim or concession ('*', LIN mc)
 
 
-def _where(slot: PlayedCard, trick: int, seat: Seat) -> dict[str, object]:
-    return {"line": slot.line, "column": slot.column, "trick": trick, "seat": seat}
+def _where(play: Play, index: int, trick: int, seat: Seat) -> dict[str, object]:
+    """Where slot ``index`` stood, for a finding about it."""
+    line, column = play.where(index)
+    return {"line": line, "column": column, "trick": trick, "seat": seat}
 
 
 _FULL = (1 << 52) - 1
@@ -140,15 +141,21 @@ class _Hands:
 
 
 def _marked_leads(
-    slots: Sequence[PlayedCard],
-    first: Seat,
+    play: Play,
     number: int,
     following: bool,
     leader: Seat | None,
     diags: list[Diagnostic],
 ) -> Seat | None:
     """A trick with a card marked '^L' (Law 53): its findings, and who leads the trick."""
-    trick_slots = {first.offset(k): s for k, s in enumerate(slots)}
+    base = 4 * (number - 1)  # the trick's first slot
+    first = play.first
+    trick_slots = {first.offset(k): s for k, s in enumerate(play.slots[base : base + 4])}
+    column = {seat: base + k for k, seat in enumerate(trick_slots)}
+
+    def where(seat: Seat) -> dict[str, object]:
+        return _where(play, column[seat], number, seat)
+
     out_of_turn = [seat for seat, s in trick_slots.items() if s.lead_out_of_turn]
     if len(out_of_turn) > 1:
         diags.append(
@@ -156,7 +163,7 @@ def _marked_leads(
                 "lead-out-of-turn",
                 f"more than one lead out of turn marked at trick {number}",
                 law="53",
-                **_where(trick_slots[out_of_turn[1]], number, out_of_turn[1]),
+                **where(out_of_turn[1]),
             )
         )
     for seat, s in trick_slots.items():
@@ -165,7 +172,7 @@ def _marked_leads(
                 error(
                     "lead-out-of-turn",
                     "a card cannot be both a revoke and a lead out of turn",
-                    **_where(s, number, seat),
+                    **where(seat),
                 )
             )
     if following and out_of_turn:
@@ -176,7 +183,7 @@ def _marked_leads(
                     "lead-out-of-turn",
                     f"{seat.full_name}'s lead is marked out of turn but it was his lead",
                     law="53",
-                    **_where(trick_slots[seat], number, seat),
+                    **where(seat),
                 )
             )
         else:
@@ -186,7 +193,7 @@ def _marked_leads(
                     "lead-out-of-turn",
                     f"{seat.full_name} led out of turn instead of {leader.full_name}; accepted",
                     law="53A",
-                    **_where(trick_slots[seat], number, seat),
+                    **where(seat),
                 )
             )
             return seat
@@ -278,7 +285,7 @@ def replay_play(
                 marked_lead = True
         if marked_lead:  # who leads: the ^L card's seat, else the expected leader
             seat_led = _marked_leads(
-                tslots, play.first, number, following, ROTATION[lead] if following else None, diags
+                play, number, following, ROTATION[lead] if following else None, diags
             )
             if seat_led is not None:
                 lead = SEAT_ORDER[seat_led]
@@ -289,6 +296,7 @@ def replay_play(
         for pos in range(4):
             seat = order[pos]
             got = by_seat[seat]
+            at = 4 * t + ((seat - first) & 3)  # its slot
             if got is None or got.slot is not _CARD or got.card is None:
                 if got is not None and got.slot is _NEXT:
                     after_next, next_at = True, number
@@ -303,13 +311,14 @@ def replay_play(
                     error(
                         "play",
                         f"{got.card} comes after the '+' that marks the next card to play",
-                        **_where(got, number, ROTATION[seat]),
+                        **_where(play, at, number, ROTATION[seat]),
                     )
                 )
             if following and trick_known and pos > 0 and led >= 0 and suit != led:
                 counts = suits[seat]
                 held_led = None if counts is None else counts[led] > 0
                 if held_led or (held_led is None and got.revoke):
+                    line, column = play.where(at)
                     revokes.append(
                         Revoke(
                             trick=number,
@@ -318,8 +327,8 @@ def replay_play(
                             established=False,  # decided below (Law 63)
                             dummy=seat == dummy,
                             marked=got.revoke,
-                            line=got.line,
-                            column=got.column,
+                            line=line,
+                            column=column,
                         )
                     )
                 elif got.revoke:
@@ -329,7 +338,7 @@ def replay_play(
                             f"{got.card} is marked as a revoke, but {ROTATION[seat].full_name} "
                             f"had no {SUITS_BY_ORDER[led].value} left",
                             law="61A",
-                            **_where(got, number, ROTATION[seat]),
+                            **_where(play, at, number, ROTATION[seat]),
                         )
                     )
             elif got.revoke and following and trick_known:
@@ -339,7 +348,7 @@ def replay_play(
                         f"{got.card} is marked as a revoke, but it "
                         + ("is the lead" if pos == 0 else "follows suit"),
                         law="61A",
-                        **_where(got, number, ROTATION[seat]),
+                        **_where(play, at, number, ROTATION[seat]),
                     )
                 )
             # the common case of hands.take inline: a card of a known hand, not played yet
@@ -352,7 +361,12 @@ def replay_play(
                 why = hands.take(seat, index, number)
                 if why is not None:
                     diags.append(
-                        error("card-not-held", why, law="44", **_where(got, number, ROTATION[seat]))
+                        error(
+                            "card-not-held",
+                            why,
+                            law="44",
+                            **_where(play, at, number, ROTATION[seat]),
+                        )
                     )
                     # the deal is not the one played: following suit and trick winners
                     # cannot be judged from here on (cards held are still checked)

@@ -50,10 +50,10 @@ class BoardResult(NamedTuple):
 
 
 def _tag_where(board: Board, name: str) -> dict[str, Any]:
-    pair = board.tag_pair(name)
-    if pair is None:
+    if board.tag_pair(name) is None:
         return {"line": board.line}
-    return {"line": pair.line, "column": pair.column}
+    line, column = board.tag_where(name)
+    return {"line": line, "column": column}
 
 
 def _read_already(board: Board, name: str) -> bool:

@@ -8,8 +8,12 @@ The Laws package replays it to find the contract and any irregularity.
 from __future__ import annotations
 
 from enum import Enum
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+)
 
 from bridgefiles.model.annotations import (
     NO_ANNOTATIONS,
@@ -19,8 +23,9 @@ from bridgefiles.model.annotations import (
     numbered_note,
 )
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind
-from bridgefiles.model.fast import attach, attached
+from bridgefiles.model.positions import Placed
 from bridgefiles.model.seats import Seat
+from bridgefiles.model.shared import SharedTable
 
 
 class EntryKind(str, Enum):
@@ -30,7 +35,12 @@ class EntryKind(str, Enum):
 
 
 class AuctionEntry(BaseModel):
-    """One token of the auction that takes a seat's turn."""
+    """One token of the auction that takes a seat's turn.
+
+    A plain call (no mark, no annotation) read from a file is one shared value per call
+    (:func:`plain_entry`), with no line or column of its own: :meth:`Auction.where` says
+    where each entry stood.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -42,6 +52,13 @@ class AuctionEntry(BaseModel):
     line: int | None = None
     column: int | None = None
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """A shared entry comes back as the same shared value (a pickled board stays lean)."""
+        code = _CODE_OF_ENTRY.get(id(self))
+        if code is not None:
+            return _shared_entry, (code,)
+        return super().__reduce_ex__(protocol)
+
 
 class AuctionEnd(str, Enum):
     """How the recorded auction stops."""
@@ -52,10 +69,11 @@ class AuctionEnd(str, Enum):
     CONTINUE = "+"  # the next call is still to be made
 
 
-class Auction(BaseModel):
+class Auction(Placed):
     """The calls in rotation, starting with ``first`` (the Auction tag's seat)."""
 
     model_config = ConfigDict(frozen=True)
+    ITEMS: ClassVar[str] = "entries"  # what ``where`` places (Placed)
 
     first: Seat
     entries: tuple[AuctionEntry, ...] = ()
@@ -92,7 +110,19 @@ INSUFFICIENT = 64
 CALL_BY_CODE: tuple[Call, ...] = (*ALL_BIDS, PASS, DOUBLE, REDOUBLE)
 _CODE_BY_ID = {id(call): code for code, call in enumerate(CALL_BY_CODE)}  # the interned calls
 _OTHER_CODES = {CallKind.PASS: PASS_CODE, CallKind.DOUBLE: DOUBLE_CODE}
-_CODES = "_entry_codes"  # attached to an Auction: (the entries, their codes)
+
+# The shared entries: a plain call each (by its code), then '-' and '^S'.
+SHARED_ENTRIES: tuple[AuctionEntry, ...] = (
+    *(AuctionEntry(call=call) for call in CALL_BY_CODE),
+    AuctionEntry(kind=EntryKind.NONE),
+    AuctionEntry(kind=EntryKind.SKIP),
+)
+_CODE_OF_ENTRY = {id(entry): code for code, entry in enumerate(SHARED_ENTRIES)}
+NONE_ENTRY, SKIP_ENTRY = SHARED_ENTRIES[NONE_CODE], SHARED_ENTRIES[SKIP_CODE]
+
+
+def _shared_entry(code: int) -> AuctionEntry:
+    return SHARED_ENTRIES[code]
 
 
 def call_code(call: Call) -> int:
@@ -105,39 +135,59 @@ def call_code(call: Call) -> int:
     return code
 
 
+def plain_entry(call: Call) -> AuctionEntry:
+    """The shared entry of ``call`` with no mark and no annotation."""
+    return SHARED_ENTRIES[call_code(call)]
+
+
+# Entries with annotations (an alert, a note reference, a suffix, NAGs) shared by every
+# auction that has the same one (most alerts of a file repeat: a note number, "transfer"),
+# as the plain ones are.
+_INTERNED: SharedTable[tuple[object, ...], AuctionEntry] = SharedTable(2048)
+LONGEST_SHARED_TEXT = 40  # a longer explanation is seldom said twice: never kept
+
+
+def interned(entry: AuctionEntry) -> AuctionEntry:
+    """The shared entry equal to ``entry``, for one with no place of its own (its
+    auction's positions say where it stood) and no commentary; else ``entry`` itself."""
+    code = _CODE_OF_ENTRY.get(id(entry))
+    if code is not None:
+        return entry
+    ann = entry.annotations
+    explanation = ann.explanation
+    if (
+        entry.line is not None
+        or entry.column is not None
+        or entry.text is not None
+        or ann.comments
+        or (explanation is not None and len(explanation) > LONGEST_SHARED_TEXT)
+    ):
+        return entry
+    key = (_entry_code(entry), ann.suffix, ann.note, ann.nags, ann.alert, explanation)
+    return _INTERNED.share(key, entry)
+
+
+def _entry_code(entry: AuctionEntry) -> int:
+    kind = entry.kind
+    call = entry.call
+    if kind is EntryKind.NONE:
+        return NONE_CODE
+    if kind is EntryKind.SKIP:
+        return SKIP_CODE
+    if call is None:
+        return UNKNOWN_CODE
+    code = call_code(call)
+    return code + INSUFFICIENT if code < PASS_CODE and entry.insufficient else code
+
+
 def entry_codes(auction: Auction) -> list[int]:
     """Each entry of ``auction`` as its code: a call's (plus INSUFFICIENT for a bid marked
-    '^I'), NONE_CODE, SKIP_CODE or UNKNOWN_CODE. Worked out once for the auction's entries
-    (or given by its reader, :func:`built_plain_calls`)."""
+    '^I'), NONE_CODE, SKIP_CODE or UNKNOWN_CODE. The shared entries are their codes by
+    identity, in one C-level pass; only the others are looked at."""
     entries = auction.entries
-    kept = attached(auction, _CODES, None)
-    if kept is not None and kept[0] is entries:
-        found: list[int] = kept[1]
-        return found
-    codes: list[int] = []
-    append = codes.append
-    for entry in entries:
-        kind = entry.kind
-        call = entry.call
-        if kind is EntryKind.NONE:
-            append(NONE_CODE)
-        elif kind is EntryKind.SKIP:
-            append(SKIP_CODE)
-        elif call is None:
-            append(UNKNOWN_CODE)
-        else:
-            code = call_code(call)
-            append(code + INSUFFICIENT if code < PASS_CODE and entry.insufficient else code)
-    attach(auction, _CODES, (entries, codes))
-    return codes
-
-
-def built_plain_calls(auction: Auction, calls: list[Call]) -> None:
-    """Said by a reader that built every entry of ``auction`` as a plain call (no mark),
-    ``calls`` in order: their codes are then known without looking at each entry."""
-    try:
-        codes = list(map(_CODE_BY_ID.__getitem__, map(id, calls)))
-    except KeyError:  # a call not interned: the codes are worked out from the entries
-        return
-    if len(codes) == len(auction.entries):
-        attach(auction, _CODES, (auction.entries, codes))
+    codes: list[int | None] = list(map(_CODE_OF_ENTRY.get, map(id, entries)))
+    if None in codes:
+        for i, code in enumerate(codes):
+            if code is None:
+                codes[i] = _entry_code(entries[i])
+    return codes  # type: ignore[return-value]  # no None left

@@ -14,7 +14,15 @@ import re
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+from pydantic.json_schema import SkipJsonSchema
 
 from bridgefiles.model.annotations import Comment
 from bridgefiles.model.auction import Auction
@@ -24,12 +32,18 @@ from bridgefiles.model.diagnostic import Diagnostic
 from bridgefiles.model.fast import make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play
+from bridgefiles.model.positions import NO_POSITIONS, count, pack, placed, unpack, where
 from bridgefiles.model.seats import Seat, Side, Vulnerability
+from bridgefiles.model.shared import SharedTable
 
 
 class TagPair(BaseModel):
     """``[Name "value"]``. ``value`` is the value in use (escapes undone, ``#``/``##``
-    resolved); ``raw`` is the string as written between the quotes when it differs."""
+    resolved); ``raw`` is the string as written between the quotes when it differs.
+
+    A plain tag read from a file (no comment, nothing escaped or inherited) is shared by
+    every board with the same name and value (:func:`shared_tag`), with no line or column
+    of its own: :meth:`Board.tag_where` says where each tag stood."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -244,34 +258,57 @@ class Board(BaseModel):
     line: int | None = None  # first line of the board in its file
     source: str | None = None  # the text as read (layout="preserve"); None once changed
     diagnostics: tuple[Diagnostic, ...] = ()
+    # Where each tag stood (model/positions.py), kept by the readers; not a part of the
+    # data: JSON gives each tag its line and column instead (see _with_positions).
+    tag_positions: SkipJsonSchema[bytes] = Field(default=NO_POSITIONS, exclude=True, repr=False)
+
+    @model_serializer(mode="wrap")
+    def _with_positions(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        return placed(self.tag_positions, handler(self), "tags")
+
+    def tag_where(self, tag: int | str) -> tuple[int | None, int | None]:
+        """The line and column of a tag: the ``tag``-th, or the first named ``tag`` (the
+        one :meth:`tag` reads); its own, else the packed positions its reader kept (when
+        they still describe these tags). (None, None) where not known or not there."""
+        if isinstance(tag, str):
+            index = _index(self).get(tag)
+            if index is None:
+                return None, None
+            tag = index
+        return where(self.tags, self.tag_positions, tag)
 
     # -- tags -----------------------------------------------------------------
     def tag(self, name: str) -> str | None:
         """The value in use of tag ``name`` (first one wins, PBN 2.6), or None."""
-        fields = self.__dict__  # (asked a dozen times a board: the index's look-up inlined)
-        kept = fields.get("_tag_values")
-        if kept is None or kept[0] is not fields["tags"]:
-            kept = _index_values(self)
-        value: str | None = kept[1].get(name)
-        return value
+        at = _index(self).get(name)
+        return None if at is None else self.tags[at].value
 
     def tag_pair(self, name: str) -> TagPair | None:
-        return _by_name(self).get(name)
+        at = _index(self).get(name)
+        return None if at is None else self.tags[at]
 
     def with_tag(self, name: str, value: str) -> Board:
         """A copy with tag ``name`` set (replaced in place, or appended)."""
         tags = list(self.tags)
+        packed = self.tag_positions
         for i, t in enumerate(tags):
             if t.name == name:
                 tags[i] = t.model_copy(update={"value": value, "raw": None, "implied": False})
                 break
         else:
             tags.append(TagPair(name=name, value=value))
-        return self.replace(tags=tuple(tags))
+            known = count(packed) == len(self.tags)
+            packed = pack([*unpack(packed), 0, 0]) if known else NO_POSITIONS
+        return self.replace(tags=tuple(tags), tag_positions=packed)
 
     def replace(self, **changes: Any) -> Board:
-        """A changed copy. The text as read no longer describes it, so ``source`` is dropped."""
+        """A changed copy. The text as read no longer describes it, so ``source`` is dropped.
+        Tags kept from this board keep where they stood."""
         changes.setdefault("source", None)
+        if "tags" in changes and "tag_positions" not in changes and self.tag_positions:
+            changes["tag_positions"] = _positions_of(self, changes["tags"])
         copy = self.model_copy(update=changes)
         for name in _CACHED_VIEWS:  # model_copy copies cached views: they would be stale
             copy.__dict__.pop(name, None)
@@ -299,8 +336,10 @@ class Board(BaseModel):
         except ValueError:
             return None
 
-    @view
+    @property
     def deal(self) -> Deal | None:
+        """The Deal tag parsed each time it is asked, not kept: a parsed deal is a few
+        times the rest of a kept board (the Laws read ``deal_masks``)."""
         v = self.tag("Deal")
         try:
             return Deal.parse(v) if v not in _NO_VALUE else None
@@ -310,18 +349,10 @@ class Board(BaseModel):
     @property
     def deal_masks(self) -> DealMasks | None:
         """The hands of a whole, sound deal as card masks (``whole_deal_masks`` of the
-        Deal tag), None for any other deal: what the Laws' replay of the play needs. Kept
-        beside the tags tuple it was read from, so a copy with other tags reads again."""
-        fields = self.__dict__
-        tags = fields["tags"]
-        kept = fields.get("_deal_masks")
-        if kept is not None and kept[0] is tags:
-            found: DealMasks | None = kept[1]
-            return found
+        Deal tag), None for any other deal: what the Laws' replay of the play needs.
+        Worked out each time it is asked (once a validation), not kept."""
         text = self.tag("Deal")
-        masks = whole_deal_masks(text) if text else None
-        fields["_deal_masks"] = (tags, masks)
-        return masks
+        return whole_deal_masks(text) if text else None
 
     @view
     def contract(self) -> Contract | None:
@@ -404,35 +435,64 @@ class Board(BaseModel):
 _TEXT_WRITER: Callable[[Board], str] | None = None
 
 
-def keep_deal_masks(board: Board, masks: DealMasks) -> None:
-    """For a reader that worked out :func:`whole_deal_masks` of the board's ``Deal`` tag
-    while checking it: :attr:`Board.deal_masks` gives them without reading it again."""
-    fields = board.__dict__
-    fields["_deal_masks"] = (fields["tags"], masks)
+def _positions_of(board: Board, tags: tuple[TagPair, ...]) -> bytes:
+    """The packed positions of ``tags``: where each stood in ``board``, if it is one of
+    its tags (the first unused place of the same value), else not known."""
+    places: dict[int, list[int]] = {}
+    for i in range(len(board.tags) - 1, -1, -1):
+        places.setdefault(id(board.tags[i]), []).append(i)
+    flat: list[int] = []
+    for t in tags:
+        free = places.get(id(t))
+        if free:
+            line, column = board.tag_where(free.pop())
+            flat += (line or 0, column or 0)
+        else:
+            flat += (0, 0)
+    return pack(flat)
 
 
-def _by_name(board: Board) -> dict[str, TagPair]:
-    """The board's tags by name, the first of each name (PBN 2.6): built once for its
-    ``tags`` tuple and kept beside it, so a copy with other tags never uses a stale index."""
+# Plain tags shared by every board with the same name and value: a file repeats most of
+# its tag values (event, site, dealer, vulnerability, scoring, players, contracts), and a
+# TagPair costs some 350 bytes. A deal, which seldom repeats, is never kept.
+_SHARED_TAGS: SharedTable[tuple[str, str], TagPair] = SharedTable(4096)
+_NOT_SHARED = frozenset({"Deal"})
+
+
+def shared_tag(name: str, value: str) -> TagPair:
+    """The shared plain tag ``[name "value"]`` (no raw form, comment or position)."""
+    found = _SHARED_TAGS.get((name, value))
+    if found is None:
+        found = make(TagPair, name=name, value=value)
+        if name not in _NOT_SHARED:
+            found = _SHARED_TAGS.share((name, value), found)
+    return found
+
+
+# The index of a tag sequence (each name to the place of its first tag, PBN 2.6), shared
+# by every board whose tags have the same names in the same order (most boards of a file):
+# the Laws and the scorer ask a dozen tags of every board.
+_INDEXES: SharedTable[tuple[str, ...], dict[str, int]] = SharedTable(1024)
+
+
+def _index(board: Board) -> dict[str, int]:
+    """The board's tag index, kept beside the tags tuple it indexes (a copy with other
+    tags never uses a stale one)."""
     fields = board.__dict__  # (one look-up: a model's attributes cost more than a dict's)
     tags = fields["tags"]
-    kept = fields.get("_tags_by_name")
+    kept = fields.get("_tag_index")
     if kept is not None and kept[0] is tags:
-        index: dict[str, TagPair] = kept[1]
-        return index
-    index = {t.name: t for t in reversed(tags)}
-    fields["_tags_by_name"] = (tags, index)
+        found: dict[str, int] = kept[1]
+        return found
+    names = tuple(t.name for t in tags)
+    index = _INDEXES.get(names)
+    if index is None:
+        index = {}
+        for i, name in enumerate(names):
+            index.setdefault(name, i)
+        index = _INDEXES.share(names, index)
+    fields["_tag_index"] = (tags, index)
     return index
-
-
-def _index_values(board: Board) -> tuple[tuple[TagPair, ...], dict[str, str]]:
-    """The board's tag values by name, the first of each name (PBN 2.6), for ``tag``: the
-    Laws and the scorer ask a dozen tags of every board. Kept beside the tags tuple it
-    indexes, as :func:`_by_name` is."""
-    tags = board.__dict__["tags"]
-    kept = (tags, {t.name: t.value for t in reversed(tags)})
-    board.__dict__["_tag_values"] = kept
-    return kept
 
 
 def set_text_writer(writer: Callable[[Board], str]) -> None:

@@ -1,4 +1,5 @@
-"""The one fast way to build models, for readers that have already checked their values.
+"""The one fast way to build the models a board keeps, for readers that have already
+checked their values.
 
 DESIGN.md "Performance": pydantic validation belongs at the boundaries; a reader
 knows its values are well-typed, and ``model_construct`` itself costs more than
@@ -101,44 +102,3 @@ def construct(cls: type[M], data: dict[str, Any], fields_set: set[str]) -> M:
     _SET_EXTRA(obj, None)
     _SET_PRIVATE(obj, None)
     return obj
-
-
-def attach(obj: BaseModel, key: str, value: Any) -> None:
-    """Keep ``value`` on a built instance beside its fields, under a name that is not a
-    field (a derived or compact form of them); copies made by ``model_copy`` carry it."""
-    obj.__dict__[key] = value
-
-
-_NOTHING: Any = object()
-
-
-def attached(obj: BaseModel, key: str, default: Any = _NOTHING) -> Any:
-    """What :func:`attach` kept on ``obj`` under ``key`` (``default`` if given and
-    nothing was kept)."""
-    if default is _NOTHING:
-        return obj.__dict__[key]
-    return obj.__dict__.get(key, default)
-
-
-def construct_all(
-    cls: type[M], rows: list[dict[str, Any]], fields_set: set[str] | None = None
-) -> list[M]:
-    """:func:`construct` for many values of one model, each ``rows`` item holding every
-    field; all fields count as set unless ``fields_set`` says which do. One call for a
-    whole section of cards or calls, or a game's run of tags."""
-    count, every = _shape(cls)
-    if rows and len(rows[0]) != count:
-        return [construct(cls, row, fields_set or shared_fields(row.keys())) for row in rows]
-    names = fields_set if fields_set is not None else every
-    out: list[M] = []
-    append = out.append
-    new, set_dict, set_fields = _new, _SET_DICT, _SET_FIELDS
-    set_extra, set_private = _SET_EXTRA, _SET_PRIVATE
-    for row in rows:
-        obj = new(cls)
-        set_dict(obj, row)
-        set_fields(obj, names)
-        set_extra(obj, None)
-        set_private(obj, None)
-        append(obj)
-    return out

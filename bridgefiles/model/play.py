@@ -7,11 +7,14 @@ LIN's chronological cards are placed into the same columns by the LIN reader.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import Enum
 from operator import attrgetter
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+)
 
 from bridgefiles.model.annotations import (
     NO_ANNOTATIONS,
@@ -20,10 +23,11 @@ from bridgefiles.model.annotations import (
     Note,
     numbered_note,
 )
-from bridgefiles.model.cards import Card
-from bridgefiles.model.fast import attach, attached
+from bridgefiles.model.cards import ALL_CARDS, Card
 from bridgefiles.model.outcome import trick_winner as trick_winner  # one copy: Law 44
+from bridgefiles.model.positions import Placed
 from bridgefiles.model.seats import Seat
+from bridgefiles.model.shared import SharedTable
 
 
 class Slot(str, Enum):
@@ -33,7 +37,12 @@ class Slot(str, Enum):
 
 
 class PlayedCard(BaseModel):
-    """One position of a trick, in its seat's column."""
+    """One position of a trick, in its seat's column.
+
+    A plain card (no mark, no annotation) read from a file is one shared value per card
+    (:func:`plain_slot`), with no line or column of its own: :meth:`Play.where` says
+    where each card stood.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -45,39 +54,59 @@ class PlayedCard(BaseModel):
     line: int | None = None
     column: int | None = None
 
-
-def plain_card_fields(card: Card | None, line: int | None, column: int | None) -> dict[str, object]:
-    """The fields of a played card with no mark and no annotation: what both readers
-    build by the thousand (through ``model.fast``), so it is written once, here."""
-    return {
-        "slot": Slot.CARD,
-        "card": card,
-        "revoke": False,
-        "lead_out_of_turn": False,
-        "annotations": NO_ANNOTATIONS,
-        "line": line,
-        "column": column,
-    }
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """A shared slot comes back as the same shared value (a pickled board stays lean)."""
+        index = _SHARED_INDEX.get(id(self))
+        if index is not None:
+            return _shared_slot, (index,)
+        return super().__reduce_ex__(protocol)
 
 
-def plain_card_rows(
-    cards: Iterable[Card], lines: Iterable[int], columns: Iterable[int]
-) -> list[dict[str, object]]:
-    """:func:`plain_card_fields` of many cards at once (a play read in its usual layout):
-    the same fields, without a call a card; as ``map``, up to the shortest argument."""
-    card_slot, none = Slot.CARD, NO_ANNOTATIONS
-    return [
-        {
-            "slot": card_slot,
-            "card": card,
-            "revoke": False,
-            "lead_out_of_turn": False,
-            "annotations": none,
-            "line": line,
-            "column": column,
-        }
-        for card, line, column in zip(cards, lines, columns, strict=False)
-    ]
+# The shared slots: a plain card each (by Card.index), then '-' and '+'.
+SHARED_SLOTS: tuple[PlayedCard, ...] = (
+    *(PlayedCard(card=card) for card in ALL_CARDS),
+    PlayedCard(slot=Slot.UNKNOWN),
+    PlayedCard(slot=Slot.NEXT),
+)
+PLAIN_SLOTS = SHARED_SLOTS[:52]  # by Card.index
+UNKNOWN_SLOT, NEXT_SLOT = SHARED_SLOTS[52], SHARED_SLOTS[53]
+_SHARED_INDEX = {id(slot): i for i, slot in enumerate(SHARED_SLOTS)}
+_PLAIN_INDEX = {id(slot): i for i, slot in enumerate(PLAIN_SLOTS)}
+assert all(card.index == i for i, card in enumerate(ALL_CARDS))
+
+
+def _shared_slot(index: int) -> PlayedCard:
+    return SHARED_SLOTS[index]
+
+
+# Slots with annotations or marks shared as interned entries are (model.auction.interned).
+_INTERNED: SharedTable[tuple[object, ...], PlayedCard] = SharedTable(2048)
+
+
+def interned(slot: PlayedCard) -> PlayedCard:
+    """The shared slot equal to ``slot``, for one with no place of its own (its play's
+    positions say where it stood) and no commentary or explanation; else ``slot``."""
+    if id(slot) in _SHARED_INDEX:
+        return slot
+    ann = slot.annotations
+    if (
+        slot.line is not None
+        or slot.column is not None
+        or ann.comments
+        or ann.explanation is not None
+    ):
+        return slot
+    card = slot.card
+    key = (
+        slot.slot, None if card is None else card.index, slot.revoke, slot.lead_out_of_turn,
+        ann.suffix, ann.note, ann.nags, ann.alert,
+    )
+    return _INTERNED.share(key, slot)
+
+
+def plain_slot(card: Card) -> PlayedCard:
+    """The shared slot of ``card`` played with no mark and no annotation."""
+    return PLAIN_SLOTS[card.index]
 
 
 class PlayEnd(str, Enum):
@@ -96,10 +125,11 @@ class Claim(BaseModel):
     column: int | None = None
 
 
-class Play(BaseModel):
+class Play(Placed):
     """Cards in seat columns: ``slots[4*t + k]`` is trick ``t+1``, seat ``first.offset(k)``."""
 
     model_config = ConfigDict(frozen=True)
+    ITEMS: ClassVar[str] = "slots"  # what ``where`` places (Placed)
 
     first: Seat
     slots: tuple[PlayedCard, ...] = ()
@@ -125,31 +155,22 @@ class Play(BaseModel):
         return numbered_note(self.notes, index)
 
 
-_PLAIN = "_plain_slots"  # attached to a Play: the slots its reader built as plain cards
 _CARD_INDEX = attrgetter("card.index")
 _SLOT = attrgetter("slot")
 _REVOKE = attrgetter("revoke")
 _LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
 
 
-def built_plain(play: Play, indices: list[int] | None = None) -> None:
-    """Said by a reader that built every slot of ``play`` from :func:`plain_card_fields`
-    (a card, no mark), maybe with the cards' indices in order as it read them:
-    :func:`card_indices` then need not look at each slot. Kept with the slots it speaks
-    for, so a copy with other slots is looked at afresh."""
-    attach(play, _PLAIN, (play.slots, indices))
-
-
 def card_indices(play: Play) -> list[int] | None:
     """The card index (``Card.index``) of each slot in order, when every slot is a card
     with no mark (no ``-`` or ``+``, no ``^R`` or ``^L``): the common play, which the Laws
-    replay a trick at a time. None for any other play."""
+    replay a trick at a time. None for any other play. The shared slots are their
+    indices by identity, in one C-level pass; other slots are looked at."""
     slots = play.slots
-    vouched = attached(play, _PLAIN, None)
-    if vouched is not None and vouched[0] is slots:
-        if vouched[1] is not None:
-            return list(vouched[1])  # (a copy: the caller may change it)
-    elif (
+    indices = list(map(_PLAIN_INDEX.get, map(id, slots)))
+    if None not in indices:
+        return indices  # type: ignore[return-value]  # no None
+    if (
         list(map(_SLOT, slots)).count(Slot.CARD) != len(slots)
         or any(map(_REVOKE, slots))
         or any(map(_LEAD_OUT_OF_TURN, slots))

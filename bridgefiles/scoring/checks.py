@@ -6,7 +6,7 @@ They only compare and report; nothing is changed here (DESIGN invariant 5).
 
 from __future__ import annotations
 
-from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.board import Board
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.seats import Seat, Side
@@ -41,8 +41,7 @@ def scale_diagnostics(board: Board) -> list[Diagnostic]:
         warning(
             "score-mismatch",
             text,
-            line=pair.line,
-            column=pair.column,
+            **_at(board, "Scoring"),
             board=board.board_number,
         )
         for text in scale_warnings(parse_scoring(pair.value))
@@ -68,15 +67,19 @@ def _law2_diagnostics(board: Board) -> list[Diagnostic]:
 def _law2_mismatch(board: Board, number: int, tag: str, given: str, law_gives: str
                    ) -> Diagnostic:
     """A tag that disagrees with what Law 2 gives the board's number, said at the tag."""
-    pair = board.tag_pair(tag)
     return warning(
         "board-mismatch",
         f"{tag} {given} on board {number}; Law 2 gives {law_gives}",
         law="2",
-        line=pair.line if pair else None,
-        column=pair.column if pair else None,
+        **_at(board, tag),
         board=board.board_number,
     )
+
+
+def _at(board: Board, name: str) -> dict[str, int | None]:
+    """Where the board's tag ``name`` stood, for a finding about it."""
+    line, column = board.tag_where(name)
+    return {"line": line, "column": column}
 
 
 _VUL_TEXT = {
@@ -87,9 +90,13 @@ _VUL_TEXT = {
 }
 
 
-def _later(a: TagPair, b: TagPair) -> TagPair:
-    """The tag read second: where a contradiction between two tags shows (as the verifier)."""
-    return b if (b.line or 0, b.column or 0) > (a.line or 0, a.column or 0) else a
+def _later(board: Board, a: str, b: str) -> dict[str, int | None]:
+    """Where the tag read second stood: where a contradiction between two tags shows (as
+    the verifier)."""
+    first, second = _at(board, a), _at(board, b)
+    if (second["line"] or 0, second["column"] or 0) > (first["line"] or 0, first["column"] or 0):
+        return second
+    return first
 
 
 def rubber_history_diagnostics(board: Board) -> list[Diagnostic]:
@@ -130,7 +137,7 @@ def rubber_history_diagnostics(board: Board) -> list[Diagnostic]:
         for side in (Side.NS, Side.EW):
             if state.games(side) == 2:
                 problems.append(f"{side.value} won games 1 and 2, so the rubber was over")
-    where = pair
+    where = _at(board, "ScoreRubberHistory")
     if not problems and parse_scoring(board.tag("Scoring")).base != "Chicago":
         # (Chicago's vulnerability goes by the deal's place in its round of four, not by games)
         vul = board.vulnerable
@@ -143,14 +150,13 @@ def rubber_history_diagnostics(board: Board) -> list[Diagnostic]:
         problems.append(
             f'the games won make {_VUL_TEXT[ns_vul, ew_vul]}, but Vulnerable is "{vul_pair.value}"'
         )
-        where = _later(pair, vul_pair)
+        where = _later(board, "ScoreRubberHistory", "Vulnerable")
     return [
         error(
             "score-mismatch",
             f'ScoreRubberHistory "{pair.value}": {problem}',
             law="77",
-            line=where.line,
-            column=where.column,
+            **where,
             board=board.board_number,
         )
         for problem in problems
@@ -222,8 +228,7 @@ def score_diagnostics(
             f"{_describe(contract, declarer, tricks_final)}"
             f"{'' if contract.passed_out else ', ' + vul_text} scores {expected}",
             law="77",
-            line=pair.line,
-            column=pair.column,
+            **_at(board, "Score"),
             board=board.board_number,
         )
     ]

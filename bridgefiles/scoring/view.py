@@ -17,13 +17,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from bridgefiles.model.board import Board, Table, TagPair
-from bridgefiles.model.deal import Deal
-from bridgefiles.model.fast import attach, attached, construct, shared_fields
+from pydantic import PrivateAttr
 
-_FIELDS = shared_fields(("tags", "tables", "format", "index", "line"))
-_KEY = "scoring_tags"  # where a view keeps its tags, beside its fields
-_PARSE_DEAL: Callable[[Board], Deal | None] = Board.deal.func  # Board.deal, uncached
+from bridgefiles.model.board import Board, Table, TagPair
 
 Compact = tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...]]
 """Tag names (one tuple shared by the boards that have the same tags), values, and
@@ -40,10 +36,11 @@ def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
 class ScoringView(Board):
     """A board as scoring reads it (see the module doc); its ``tags`` field is empty."""
 
+    _compact: Compact = PrivateAttr(default=((), (), ()))
+
     def compact(self) -> Compact:
         """The tags, as :func:`scoring_view` keeps them."""
-        found: Compact = attached(self, _KEY)
-        return found
+        return self._compact
 
     def tag(self, name: str) -> str | None:
         names, values, _ = self.compact()
@@ -61,6 +58,15 @@ class ScoringView(Board):
             return None
         return TagPair(name=name, value=values[i], line=where[2 * i], column=where[2 * i + 1])
 
+    def tag_where(self, tag: int | str) -> tuple[int | None, int | None]:
+        """Where a tag stood, as :meth:`Board.tag_where` says it."""
+        names, _, where = self.compact()
+        if isinstance(tag, str):
+            if tag not in names:
+                return None, None
+            tag = names.index(tag)
+        return where[2 * tag], where[2 * tag + 1]
+
     def with_tag(self, name: str, value: str) -> Board:
         """A copy with tag ``name`` set, as :meth:`Board.with_tag` sets it."""
         names, values, where = self.compact()
@@ -70,7 +76,8 @@ class ScoringView(Board):
         else:
             compact = (_shared((*names, name)), (*values, value), (*where, None, None))
         copy = self.replace()
-        attach(copy, _KEY, compact)
+        assert isinstance(copy, ScoringView)  # (a model's copy is of its class)
+        copy._compact = compact
         return copy
 
     def __reduce__(self) -> tuple[Callable[..., ScoringView], tuple[Any, ...]]:
@@ -78,26 +85,17 @@ class ScoringView(Board):
         copies every field and cached view."""
         return _view, (self.compact(), self.tables, self.format, self.index, self.line)
 
-    @property
-    def deal(self) -> Deal | None:
-        """Parsed each time it is asked (twice a record), not kept: a parsed deal is
-        several times the rest of the record."""
-        return _PARSE_DEAL(self)
-
 
 def scoring_view(board: Board) -> ScoringView:
     """The board's record for scoring: its tags, tables and place in the file."""
     tags = board.tags
-    where = tuple(n for t in tags for n in (t.line, t.column))
+    where = tuple(n for i in range(len(tags)) for n in board.tag_where(i))
     compact = (_shared(tuple(t.name for t in tags)), tuple(t.value for t in tags), where)
     return _view(compact, board.tables, board.format, board.index, board.line)
 
 
 def _view(compact: Compact, tables: tuple[Table, ...], format: str | None, index: int | None,
           line: int | None) -> ScoringView:
-    data: dict[str, Any] = {
-        "tags": (), "tables": tables, "format": format, "index": index, "line": line,
-    }
-    view = construct(ScoringView, data, _FIELDS)
-    attach(view, _KEY, compact)
+    view = ScoringView(tables=tables, format=format, index=index, line=line)
+    view._compact = compact
     return view

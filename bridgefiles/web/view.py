@@ -169,7 +169,7 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None,
                 break
             ann = entry.annotations
             note = ann.explanation or _note_text(board, ann.note, in_play=False)
-            marked = (entry.line, entry.column) in at
+            marked = auction.where(drawn) in at
             if entry.kind is EntryKind.CALL:
                 cell: Cell | None = _call_cell(entry.call, marked, note)
             elif entry.kind is EntryKind.SKIP:
@@ -202,7 +202,8 @@ def board_view(board: Board, findings: Sequence[Diagnostic], score: str | None,
                 if slot is None or slot.slot is not Slot.CARD or slot.card is None:
                     cells.append(None if slot is None else Cell(slot.slot.value))
                     continue
-                marked = (slot.line, slot.column) in at or (n, seat) in tricks_marked
+                place = board.play.where(4 * (n - 1) + board.play.first.distance(seat))
+                marked = place in at or (n, seat) in tricks_marked
                 note = slot.annotations.explanation or _note_text(
                     board, slot.annotations.note, in_play=True
                 )

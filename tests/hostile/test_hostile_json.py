@@ -85,4 +85,4 @@ def test_numbers_a_board_holds_are_still_read() -> None:
     text = '{"auction": {"first": "N", "entries": [{"call": "1C", "line": 7, "column": 30}]}}'
     (board,) = bf.loads(text, format="json").boards
     assert board.auction is not None
-    assert [(e.line, e.column) for e in board.auction.entries] == [(7, 30)]
+    assert [board.auction.where(i) for i in range(len(board.auction.entries))] == [(7, 30)]

@@ -137,7 +137,8 @@ def test_play_runs_with_odd_whitespace_are_placed() -> None:
     lin = f"pn|a,b,c,d|{DEAL}mb|p|\n pc|SA|\n  pc|HA|"
     play = bf.loads(lin, "lin").boards[0].play
     assert play is not None
-    assert [(s.card.code, s.line, s.column) for s in play.slots if s.card] == [
+    placed = [(s.card.code, *play.where(i)) for i, s in enumerate(play.slots) if s.card]
+    assert placed == [
         ("SA", 2, 2),
         ("HA", 3, 3),
     ]

@@ -13,15 +13,11 @@ from dataclasses import dataclass
 
 from bridgefiles.formats.lin.state import PendingCard
 from bridgefiles.model.cards import Card, Strain
-from bridgefiles.model.fast import construct_all
 from bridgefiles.model.outcome import NO_TRUMP, STANDINGS, trick_winner
-from bridgefiles.model.play import PlayedCard, Slot, plain_card_fields
+from bridgefiles.model.play import PLAIN_SLOTS, UNKNOWN_SLOT, PlayedCard, Slot
+from bridgefiles.model.positions import pack
 from bridgefiles.model.seats import Seat
 
-_NOT_PLAYED = PlayedCard(slot=Slot.UNKNOWN)
-_PLAIN = plain_card_fields(None, None, None)
-"""The fields of a plain card (no mark, no annotation): each card gives its own card,
-line and column (a dict merge in the loop costs less than a call a card)."""
 _PLAYING_ORDER = tuple(tuple((k - lead) & 3 for k in range(4)) for lead in range(4))
 """``_PLAYING_ORDER[lead][k]``: in a trick led ``lead`` places after the first seat, the
 place in playing order of the card in seat column ``k``."""
@@ -34,7 +30,7 @@ class Placed:
     slots: tuple[PlayedCard, ...]
     declarer_tricks: int  # tricks won by declarer's side among the complete tricks
     complete_tricks: int
-    indices: list[int] | None  # each slot's card index, when every slot holds a card
+    positions: bytes  # where each slot's card stood (model/positions.py)
 
 
 def place_cards(
@@ -67,20 +63,20 @@ def place_cards(
         if lead & 1 == side:
             won += 1
     order += range(4 * complete, len(played))  # a short last trick: in its seats below
-    built = construct_all(
-        PlayedCard,
-        [
-            {**_PLAIN, "card": card, "line": line, "column": column}
-            for card, _, _, line, column, _, _ in cards
-        ],
-    )  # one call for the whole play
-    slots = [built[i] for i in order]
+    slots = [PLAIN_SLOTS[played[i]] for i in order]
+    places = [0] * (2 * len(order))  # line, column of each slot's card, flat
+    places[0::2] = [cards[i].line for i in order]
+    places[1::2] = [cards[i].column for i in order]
     if len(played) == 4 * complete:
-        return Placed(tuple(slots), won, complete, [played[i] for i in order])
-    row = [_NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED, _NOT_PLAYED]
+        return Placed(tuple(slots), won, complete, pack(places))
+    row = [UNKNOWN_SLOT, UNKNOWN_SLOT, UNKNOWN_SLOT, UNKNOWN_SLOT]
+    row_places = [0] * 8
     for j, slot in enumerate(slots[4 * complete :]):
-        row[(lead + j) & 3] = slot
-    return Placed((*slots[: 4 * complete], *row), won, complete, None)
+        k = (lead + j) & 3
+        row[k] = slot
+        row_places[2 * k : 2 * k + 2] = places[8 * complete + 2 * j : 8 * complete + 2 * j + 2]
+    head = places[: 8 * complete]
+    return Placed((*slots[: 4 * complete], *row), won, complete, pack(head + row_places))
 
 
 def chronological(first: Seat, slots: Sequence[PlayedCard], strain: Strain | None) -> list[Card]:

@@ -11,14 +11,15 @@ from bridgefiles.formats.lin.movies import resolve, settle
 from bridgefiles.formats.lin.state import BoardState, Reading
 from bridgefiles.formats.lin.tokens import FORMAT
 from bridgefiles.formats.lin.vugraph import check_rs
-from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations
-from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind, built_plain_calls
-from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.annotations import Annotations
+from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind, interned, plain_entry
+from bridgefiles.model.board import Board, TagPair, shared_tag
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import error, info, warning
-from bridgefiles.model.fast import construct_all, make
+from bridgefiles.model.fast import make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
-from bridgefiles.model.play import Play, PlayEnd, built_plain
+from bridgefiles.model.play import Play, PlayEnd
+from bridgefiles.model.positions import pack
 from bridgefiles.model.seats import Seat
 
 _PLAYER_TAGS = tuple(
@@ -29,24 +30,13 @@ _PLAYER_TAGS = tuple(
 
 def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False) -> Board:
     """The board; with ``headers_only``, its tags alone (no auction or play built)."""
-    tags: list[dict[str, object]] = []  # every field of TagPair, built in one call at the end
+    tags: list[TagPair] = []  # LIN's commands made PBN's tags (no place of their own)
     diags = acc.diagnostics
     h = acc.header
 
     def tag(name: str, value: str | None) -> None:
         if value is not None:
-            tags.append(
-                {
-                    "name": name,
-                    "value": value,
-                    "raw": None,
-                    "comments": (),
-                    "section": (),
-                    "line": None,
-                    "column": None,
-                    "implied": False,
-                }
-            )
+            tags.append(shared_tag(name, value))
 
     vg = h.vg or []
 
@@ -110,7 +100,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
         tag("VisitTeam", vg_field(7))
         return make(
             Board,
-            tags=tuple(construct_all(TagPair, tags)),
+            tags=tuple(tags),
             format=FORMAT,
             index=acc.index,
             line=acc.line,
@@ -130,34 +120,29 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
                     column=acc.entries[0].column,
                 ),
             )
+        places: list[int] = []
+        for e in acc.entries:
+            places += (e.line, e.column)
         auction = make(
             Auction,
             first=first,
             entries=tuple(
-                construct_all(
-                    AuctionEntry,
-                    [
-                        {
-                            "kind": EntryKind.CALL,
-                            "call": e.call,
-                            "insufficient": False,
-                            "text": None,
-                            "annotations": make(
-                                Annotations, alert=e.alert, explanation=e.explanation
-                            )
-                            if e.alert or e.explanation is not None
-                            else NO_ANNOTATIONS,
-                            "line": e.line,
-                            "column": e.column,
-                        }
-                        for e in acc.entries
-                    ],
+                plain_entry(e.call)
+                if not e.alert and e.explanation is None
+                else interned(
+                    make(
+                        AuctionEntry,
+                        kind=EntryKind.CALL,
+                        call=e.call,
+                        annotations=make(Annotations, alert=e.alert, explanation=e.explanation),
+                    )
                 )
+                for e in acc.entries
             ),
             line=acc.entries[0].line,
             column=acc.entries[0].column,
+            positions=pack(places),
         )
-        built_plain_calls(auction, [e.call for e in acc.entries])  # every entry a plain call
         if not acc.unknown_calls:
             found = auction_outcome(auction, first)
             if found.complete and found.contract is not None:
@@ -182,7 +167,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
     extras = [*h.extras, *acc.extras] if h.extras else acc.extras
     return make(
         Board,
-        tags=tuple(construct_all(TagPair, tags)),
+        tags=tuple(tags),
         auction=auction,
         play=play,
         escapes=tuple(acc.escapes),
@@ -240,7 +225,6 @@ def build_play(
         claim=claim,
         line=first_card.line,
         column=first_card.column,
+        positions=placed.positions,
     )
-    if placed.indices is not None:  # whole tricks of plain cards: the Laws' fast path
-        built_plain(play, placed.indices)
     return play, result

@@ -59,13 +59,17 @@ def dialect_contract(value: str) -> list[Finding]:
              f"{value!r} is not a contract like 4HX, 3NT or Pass; read as {read}")]
 
 
-def passed_out_result(tags: Sequence[TagPair], auction: Auction | None) -> list[Problem]:
+def passed_out_result(
+    tags: Sequence[TagPair], places: Sequence[int], auction: Auction | None
+) -> list[Problem]:
     """The warning for ``Result "0"`` on a passed-out board (the Contract tag, else the
     auction, passes it out: what the Laws go by), read as no result: no contract was
-    played, so no tricks and no score. [] for any other board."""
-    result = next((t for t in tags if t.name == "Result"), None)
-    if result is None or result.value.strip() != "0" or result.line is None:
+    played, so no tricks and no score. [] for any other board. ``places``: each tag's
+    line and column, flat."""
+    at = next((i for i, t in enumerate(tags) if t.name == "Result"), None)
+    if at is None or tags[at].value.strip() != "0" or not places[2 * at]:
         return []
+    line, column = places[2 * at], places[2 * at + 1]
     written = next((t.value for t in tags if t.name == "Contract"), "").strip()
     try:
         contract = Contract.parse(written) if written not in _NO_VALUE else None
@@ -77,7 +81,7 @@ def passed_out_result(tags: Sequence[TagPair], auction: Auction | None) -> list[
         return []
     message = ('a passed-out board has no result (PBN writes Result ""); Result "0" read as '
                "none: passed out, no tricks taken and no score")
-    return [(DIALECT, Severity.WARNING, message, result.line, result.column or 1)]
+    return [(DIALECT, Severity.WARNING, message, line, column or 1)]
 
 
 def refused(diagnostic: Diagnostic) -> Diagnostic:

@@ -31,20 +31,17 @@ from bridgefiles.formats.pbn.tags import (
     NO_INHERITANCE,
     TABLES,
     TAG_NAME,
-    TAG_PAIR,
     Finding,
     check_deal,
     check_deal_masks,
     check_value,
     unescape,
 )
-from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.board import Board, shared_tag
 from bridgefiles.model.diagnostic import Severity
-from bridgefiles.model.fast import construct_all, shared_fields
 
 # Known tags that are not plain identification tags: the general path reads them.
 _PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
-_TAG_SET = shared_fields({"name", "value", "raw", "line", "column"})
 
 
 class GameReader(SectionsPart, EndPart):
@@ -100,7 +97,7 @@ class GameReader(SectionsPart, EndPart):
         state = self.state
         export = state.export
         seen, last_values, problems = self.seen, state.last, self.problems
-        plain = self.plain_tags  # (flush_tags empties it in place)
+        tags, places = self.tags, self.tag_places
         for section in sections:
             name, written, line, col, vline, vcol = self.tag_pair_of(section[0])
             items = section[1:]
@@ -115,7 +112,6 @@ class GameReader(SectionsPart, EndPart):
                     continue
                 raw = kept
             if items or name not in _PLAIN_TAGS or name in seen or raw[:1] == "#" or "\\" in raw:
-                self.flush_tags()
                 self.section(name, raw, line, col, vline, vcol, items)
                 continue
             # the common case, done here: a known identification tag seen for the first
@@ -129,31 +125,14 @@ class GameReader(SectionsPart, EndPart):
             if raw not in ("", "?"):
                 found: Sequence[Finding]
                 if name == "Deal":
-                    found, self.deal_masks = check_deal_masks(raw)
+                    found = check_deal_masks(raw)[0]  # (the quick check of a whole deal)
                 else:
                     found = check_value(name, raw)
                 for code, sev, msg in found:
                     problems.append((code, sev, f"{name}: {msg}", vline, vcol))
-            plain.append(  # built by flush_tags, with _TAG_SET (what make() records)
-                {
-                    "name": name,
-                    "value": raw,
-                    "raw": None,
-                    "comments": (),
-                    "section": (),
-                    "line": line,
-                    "column": col,
-                    "implied": False,
-                }
-            )
-        self.flush_tags()
+            tags.append(shared_tag(name, raw))
+            places += (line, col)
         self.add_implied()
-
-    def flush_tags(self) -> None:
-        """The plain tags read since the last flush, built in one go, in their place."""
-        if self.plain_tags:
-            self.tags.extend(construct_all(TagPair, self.plain_tags, _TAG_SET))
-            self.plain_tags.clear()
 
     def lead_item(self, tok: Token) -> None:
         """Commentary or an escape line before the game's first tag."""
@@ -166,15 +145,16 @@ class GameReader(SectionsPart, EndPart):
     def tag_pair_of(self, tok: Token) -> tuple[str, str, int, int, int, int]:
         """A tag pair's name, raw value, line, column, and its value's line and column
         (the grammar lets one line break stand between a pair's parts)."""
+        # the grammar's TAG is '[' name '"value"' ']' with blanks between: the name ends
+        # at the first quote, and the value at the last
         text = str(tok)
-        m = TAG_PAIR.match(text)
-        assert m is not None  # the grammar's TAG is a TAG_PAIR
+        quote = text.index('"')
+        name, value = text[1:quote].strip(), text[quote + 1 : text.rindex('"')]
         line, col = self.pos(tok)
-        quote = m.start(2) - 1
         breaks = text.count("\n", 0, quote)
         if breaks:
-            return m[1], m[2], line, col, line + breaks, quote - text.rfind("\n", 0, quote)
-        return m[1], m[2], line, col, line, col + quote
+            return name, value, line, col, line + breaks, quote - text.rfind("\n", 0, quote)
+        return name, value, line, col, line, col + quote
 
     def within_limits(
         self, name: str, raw: str, line: int, col: int, vline: int, vcol: int

@@ -17,8 +17,7 @@ from bridgefiles.formats.pbn.sections import SectionReader
 from bridgefiles.formats.pbn.split import RawGame
 from bridgefiles.limits import DEFAULT_LIMITS, Limits
 from bridgefiles.model.annotations import Comment, CommentKind, Note
-from bridgefiles.model.board import Column, EscapeLine, Table, TagPair
-from bridgefiles.model.deal import DealMasks
+from bridgefiles.model.board import Column, EscapeLine, Table, TagPair, shared_tag
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.fast import make
 from bridgefiles.model.seats import Seat
@@ -79,7 +78,6 @@ class GameBase:
         self.deferred: list[Callable[[], None]] = []
         self.tag_count = 0
         self.first_tag_line: int | None = None
-        self.deal_masks: DealMasks | None = None  # of the Deal tag, when check_deal_masks read it
         self.game = game
         self.index = index
         self.state = state
@@ -88,7 +86,7 @@ class GameBase:
         self.parse_text = game.text  # the text the grammar read (line ends made "\n")
         self.problems: list[Problem] = list(game.problems)
         self.tags: list[TagPair] = []
-        self.plain_tags: list[dict[str, object]] = []  # plain tags not built yet (flush_tags)
+        self.tag_places: list[int] = []  # line, column of each tag, flat (model/positions.py)
         self.seen: set[str] = set()
         self.comments: list[Comment] = []
         self.escapes: list[EscapeLine] = []
@@ -129,10 +127,12 @@ class GameBase:
         text = str(tok)
         if text.startswith(";"):
             return make(
-                Comment, text=text[1:], kind=CommentKind.LINE, line=line, column=col, follows=None
+                Comment,
+                text=text[1:], kind=CommentKind.LINE, line=line, column=col, follows=None
             )
         return make(
-            Comment, text=text[1:-1], kind=CommentKind.BRACE, line=line, column=col, follows=None
+            Comment,
+            text=text[1:-1], kind=CommentKind.BRACE, line=line, column=col, follows=None
         )
 
     def escape(self, tok: Token) -> None:
@@ -170,18 +170,14 @@ class GameBase:
         self.rejected(str(tok), tok.line or 1, tok.column or 1, "", kind)
 
     def tag_pair(self, name: str, raw: str, value: str, line: int, col: int) -> TagPair:
-        pair = make(
-            TagPair,
-            name=name,
-            value=value,
-            raw=None if raw == value else raw,
-            comments=(),
-            section=(),
-            line=line,
-            column=col,
-            implied=False,
-        )
+        """The tag, kept in its place: a shared one when written plain; where it stood goes
+        to the board's tag positions, not on the tag (as for every tag read)."""
+        if raw == value:
+            pair = shared_tag(name, value)
+        else:
+            pair = make(TagPair, name=name, value=value, raw=raw)
         self.tags.append(pair)
+        self.tag_places += (line, col)
         return pair
 
     def other_items(

@@ -7,12 +7,13 @@ from typing import Any
 
 from bridgefiles.formats.pbn.dialect import passed_out_result
 from bridgefiles.formats.pbn.game_base import GameBase, diagnostics_of
-from bridgefiles.model.auction import Auction, built_plain_calls
-from bridgefiles.model.board import Board, TagPair, keep_deal_masks
+from bridgefiles.model.auction import Auction
+from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
-from bridgefiles.model.play import Play, built_plain
+from bridgefiles.model.play import Play
+from bridgefiles.model.positions import pack
 
 # The tags that must come before the Auction or the Play section (check_order).
 ORDERED = frozenset({"Dealer", "Deal", "Declarer", "Contract"})
@@ -84,6 +85,7 @@ class EndPart(GameBase):
                         implied=True,
                     )
                 )
+                self.tag_places += (0, 0)
 
     def check_order(self) -> None:
         """PBN 2.8 and 12.3: Dealer comes before the Auction section; Deal, Contract and
@@ -91,10 +93,11 @@ class EndPart(GameBase):
         if self.auction_tag is None and self.play_tag is None:
             return
         where: dict[str, tuple[int, int]] = {}
-        for t in self.tags:
+        places = self.tag_places
+        for i, t in enumerate(self.tags):
             name = t.name
-            if name in ORDERED and name not in where and t.line is not None:
-                where[name] = (t.line, t.column or 0)
+            if name in ORDERED and name not in where and places[2 * i]:
+                where[name] = (places[2 * i], places[2 * i + 1])
         for section, tag, needed in (
             ("Auction", self.auction_tag, ("Dealer",)),
             ("Play", self.play_tag, ("Deal", "Declarer", "Contract")),
@@ -129,9 +132,8 @@ class EndPart(GameBase):
                 comments=tuple(comments),
                 line=line,
                 column=col,
+                positions=self.auction.positions(),
             )
-            if len(self.auction.calls) == len(self.auction.items):  # plain calls all
-                built_plain_calls(auction, self.auction.calls)
         play = None
         if self.play is not None and self.play_tag is not None:
             seat, line, col, comments = self.play_tag
@@ -147,18 +149,18 @@ class EndPart(GameBase):
                 comments=tuple(comments),
                 line=line,
                 column=col,
+                positions=self.play.positions(),
             )
-            if self.play.all_plain:  # every slot from plain_card_fields
-                indices = self.play.indices
-                built_plain(play, indices if indices and len(indices) == len(play.slots) else None)
         label = next((t.value for t in self.tags if t.name == "Board"), None)
-        self.problems.extend(passed_out_result(self.tags, auction))  # Result "0", passed out
+        # Result "0" on a passed-out board
+        self.problems.extend(passed_out_result(self.tags, self.tag_places, auction))
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes
         if len(escapes) > 1:  # the sections' escape lines were read after the tags'
             escapes.sort(key=lambda e: e.line or 0)
         fields: dict[str, Any] = dict(
             tags=tuple(self.tags),
+            tag_positions=pack(self.tag_places),
             auction=auction,
             play=play,
             tables=tuple(self.tables),
@@ -171,7 +173,4 @@ class EndPart(GameBase):
             source=text,
             diagnostics=tuple(diagnostics_of(self.problems, self.path, label)),
         )
-        board = make(Board, **fields)
-        if self.deal_masks is not None:
-            keep_deal_masks(board, self.deal_masks)
-        return board
+        return make(Board, **fields)

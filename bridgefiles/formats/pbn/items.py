@@ -2,8 +2,9 @@
 
 An :class:`Item` gathers what follows a call or card (suffix, note reference, NAGs,
 comments) until the next one comes; then it becomes an ``AuctionEntry`` or a
-``PlayedCard``. A plain call or card (nothing after it) is built as its model at once,
-from the fields :func:`bridgefiles.model.play.plain_card_fields` and :func:`call_fields` give.
+``PlayedCard``. A plain call or card (nothing after it) is its shared value at once
+(``model.auction.plain_entry``, ``model.play.plain_slot``): where it stood is kept apart,
+in the section's packed positions.
 """
 
 from __future__ import annotations
@@ -11,16 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bridgefiles.model.annotations import NO_ANNOTATIONS, Annotations, Comment
-from bridgefiles.model.auction import AuctionEntry, EntryKind
+from bridgefiles.model.auction import (
+    NONE_ENTRY,
+    SKIP_ENTRY,
+    AuctionEntry,
+    EntryKind,
+    plain_entry,
+)
+from bridgefiles.model.auction import interned as interned_entry
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgefiles.model.cards import ALL_CARDS, Card
-from bridgefiles.model.fast import construct, make, shared_fields
-from bridgefiles.model.play import PlayedCard, Slot
+from bridgefiles.model.fast import make
+from bridgefiles.model.play import NEXT_SLOT, UNKNOWN_SLOT, PlayedCard, Slot, plain_slot
+from bridgefiles.model.play import interned as interned_slot
 
-# Every field is given when the reader builds these (the fields-set pydantic keeps).
-ENTRY_SET = shared_fields(frozenset(AuctionEntry.model_fields))
-SLOT_SET = shared_fields(frozenset(PlayedCard.model_fields))
-CARD_SLOT = Slot.CARD
 CALL_ENTRY = EntryKind.CALL
 
 # The plain calls and cards of a section as written, to their interned values (a call
@@ -34,6 +39,9 @@ PLAIN_CALLS: dict[str, Call] = {"Pass": PASS, "PASS": PASS, "pass": PASS}
 for _call in (DOUBLE, REDOUBLE, *ALL_BIDS):
     PLAIN_CALLS[_call.text] = _call
     PLAIN_CALLS[_call.text.lower()] = _call
+# ... and straight to their shared entries and slots
+PLAIN_ENTRIES: dict[str, AuctionEntry] = {t: plain_entry(c) for t, c in PLAIN_CALLS.items()}
+PLAIN_SLOTS: dict[str, PlayedCard] = {t: plain_slot(c) for t, c in PLAIN_CARDS.items()}
 
 
 @dataclass(slots=True)
@@ -70,22 +78,8 @@ class Item:
         )
 
 
-def call_fields(call: Call, line: int, column: int) -> dict[str, object]:
-    """The fields of a plain call (no mark, no annotation)."""
-    return {
-        "kind": CALL_ENTRY,
-        "call": call,
-        "insufficient": False,
-        "text": None,
-        "annotations": NO_ANNOTATIONS,
-        "line": line,
-        "column": column,
-    }
-
-
-def unplain(model: AuctionEntry | PlayedCard) -> Item:
+def unplain(model: AuctionEntry | PlayedCard, line: int, column: int) -> Item:
     """A plain call or card back as an Item, for an annotation or comment to come."""
-    line, column = model.line or 0, model.column or 0
     if isinstance(model, PlayedCard):
         return Item(line, column, card=model.card)
     return Item(line, column, call=model.call)
@@ -96,38 +90,48 @@ def card_of(item: Item | AuctionEntry | PlayedCard) -> Card | None:
 
 
 def entry_model(item: Item | AuctionEntry | PlayedCard) -> AuctionEntry:
+    """The entry an item comes to: a shared one when it has nothing of its own."""
     if isinstance(item, AuctionEntry):
         return item
     assert isinstance(item, Item)  # an auction holds no PlayedCard
-    return construct(
+    annotations = item.annotations()
+    if annotations is NO_ANNOTATIONS and not item.insufficient and item.text is None:
+        if item.kind is CALL_ENTRY and item.call is not None:
+            return plain_entry(item.call)
+        if item.kind is EntryKind.NONE:
+            return NONE_ENTRY
+        if item.kind is EntryKind.SKIP:
+            return SKIP_ENTRY
+    entry = make(  # (no line or column: the section's positions say where)
         AuctionEntry,
-        {
-            "kind": item.kind,
-            "call": item.call,
-            "insufficient": item.insufficient,
-            "text": item.text,
-            "annotations": item.annotations(),
-            "line": item.line,
-            "column": item.column,
-        },
-        ENTRY_SET,
+        kind=item.kind,
+        call=item.call,
+        insufficient=item.insufficient,
+        text=item.text,
+        annotations=annotations,
     )
+    return interned_entry(entry)
 
 
 def slot_model(item: Item | AuctionEntry | PlayedCard) -> PlayedCard:
+    """The slot an item comes to: a shared one when it has nothing of its own."""
     if isinstance(item, PlayedCard):
         return item
     assert isinstance(item, Item)  # a play holds no AuctionEntry
-    return construct(
+    annotations = item.annotations()
+    if annotations is NO_ANNOTATIONS and not item.revoke and not item.lead_out_of_turn:
+        if item.slot is Slot.CARD and item.card is not None:
+            return plain_slot(item.card)
+        if item.slot is Slot.UNKNOWN:
+            return UNKNOWN_SLOT
+        if item.slot is Slot.NEXT:
+            return NEXT_SLOT
+    slot = make(  # (no line or column: the section's positions say where)
         PlayedCard,
-        {
-            "slot": item.slot,
-            "card": item.card,
-            "revoke": item.revoke,
-            "lead_out_of_turn": item.lead_out_of_turn,
-            "annotations": item.annotations(),
-            "line": item.line,
-            "column": item.column,
-        },
-        SLOT_SET,
+        slot=item.slot,
+        card=item.card,
+        revoke=item.revoke,
+        lead_out_of_turn=item.lead_out_of_turn,
+        annotations=annotations,
     )
+    return interned_slot(slot)

@@ -12,29 +12,27 @@ are legal is for the Laws package, which replays these models.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
+from itertools import accumulate
 
 from bridgefiles.formats.pbn.dialect import dialect_call
 from bridgefiles.formats.pbn.items import (
-    PLAIN_CALLS,
-    PLAIN_CARDS,
+    PLAIN_ENTRIES,
+    PLAIN_SLOTS,
     Item,
-    call_fields,
     card_of,
     entry_model,
     slot_model,
     unplain,
 )
 from bridgefiles.model.annotations import NO_ANNOTATIONS, SUFFIX_NAGS, Annotations, Comment
-from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind
+from bridgefiles.model.auction import AuctionEnd, AuctionEntry, EntryKind, plain_entry
 from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.diagnostic import Severity
-from bridgefiles.model.fast import construct_all
-from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, plain_card_rows, trick_winner
-from bridgefiles.model.play import plain_card_fields as card_fields
+from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
+from bridgefiles.model.positions import pack
 from bridgefiles.model.seats import Seat
 
 # (code, severity, message, line, column)
@@ -49,7 +47,6 @@ TOKEN = re.compile(
     r"|(?P<word>[A-Za-z0-9-]+)"
     r"|(?P<other>\S)"
 )
-_CALL_OF = itemgetter("call")
 _CALL = re.compile(r"pass|xx?|[1-7](?:nt|[cdhs])", re.IGNORECASE)
 _CARD = re.compile(r"[SHDCshdc][AKQJTakqjt2-9]")
 
@@ -58,6 +55,7 @@ PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
 
 
 _WORD = re.compile(r"\S+")
+_PLUS_ONE = (1).__add__
 # the grammar's terminals of a section, to what reads them here
 _KIND = {
     "SUFFIX": "suffix",
@@ -81,11 +79,8 @@ def _places(text: str, line: int, column: int) -> tuple[list[int], list[int]]:
     for i, row in enumerate(text.split("\n")):
         base = column if i == 0 else 1
         ws = row.split()
-        if " ".join(ws) == row:
-            at = base
-            for w in ws:
-                columns.append(at)
-                at += len(w) + 1
+        if " ".join(ws) == row:  # each word one after the other's end and a space
+            columns += accumulate(map(_PLUS_ONE, map(len, ws[:-1])), initial=base)
         else:
             columns.extend(base + m.start() for m in _WORD.finditer(row))
         lines.extend([line + i] * len(ws))
@@ -107,9 +102,10 @@ class SectionReader:
 
     play: bool
     problems: list[Problem]
-    # Item while a call or card may still take annotations; plain ones read by the fast
-    # path are their models already (see _plain), made into an Item again if need be.
+    # Item while a call or card may still take annotations; plain ones read from a row
+    # are their shared values already (see _row), made into an Item again if need be.
     items: list[Item | AuctionEntry | PlayedCard] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)  # line, column of each item, flat
     comments: list[Comment] = field(default_factory=list)  # before the first token
     end_item: Item | None = None  # AP or '*' with its annotations
     end: str = ""
@@ -120,12 +116,7 @@ class SectionReader:
     max_tokens: int | None = None  # Limits.max_commands_per_board
     token_count: int = 0
     stopped: bool = False  # past max_tokens: the rest of the section is not read
-    plain_count: int = 0  # items that are plain models (see _plain), not Items
-    # the plain cards' indices as the fast path read them (None once a row came without)
-    indices: list[int] | None = field(default_factory=list)
-    # the calls the fast path read (with or without a note reference): all of them
-    # when there are as many as items
-    calls: list[Call] = field(default_factory=list)
+    plain_count: int = 0  # items that are shared values (see _row), not Items
 
     def _problem(self, message: str, line: int, column: int, code: str = "syntax") -> None:
         self.problems.append((code, Severity.ERROR, message, line, column))
@@ -140,9 +131,13 @@ class SectionReader:
             return None
         last = self.items[-1]
         if not isinstance(last, Item):
-            last = self.items[-1] = unplain(last)
+            last = self.items[-1] = unplain(last, self.places[-2], self.places[-1])
             self.plain_count -= 1
         return last
+
+    def _add(self, item: Item) -> None:
+        self.items.append(item)
+        self.places += (item.line, item.column)
 
     def comment(self, comment: Comment) -> None:
         current = self._current
@@ -235,11 +230,9 @@ class SectionReader:
         return False
 
     def _row(self, text: str, line: int, column: int, counted: bool = False) -> None:
-        """Plain calls or cards (the grammar's CALLS and CARDS, or one alone), built as
-        their models at once; a card after the trick of '+' or a mark pending goes
-        one by one."""
-        found: list[dict[str, object]] = []
-        play = self.play
+        """Plain calls or cards (the grammar's CALLS and CARDS, or one alone), each its
+        shared value at once; a card after the trick of '+' or a mark pending goes one
+        by one."""
         # (a row of n characters holds at most (n + 1) // 2 words: within the budget,
         # the row is split whole; else word by word, up to the budget)
         if (
@@ -254,37 +247,42 @@ class SectionReader:
             written = text.split()
             self.token_count += 0 if counted else len(written)
             lines, columns = _places(text, line, column)
-            if play:
-                cards = map(PLAIN_CARDS.__getitem__, written)
-                self._flush(plain_card_rows(cards, lines, columns))
+            if self.play:
+                self._flush(list(map(PLAIN_SLOTS.__getitem__, written)), lines, columns)
             else:
-                calls = [PLAIN_CALLS.get(w) or Call.parse(w) for w in written]  # (1Nt)
-                self._flush(list(map(call_fields, calls, lines, columns)))
+                self._flush([self._plain_call(w) for w in written], lines, columns)
             return
+        found: list[AuctionEntry | PlayedCard] = []
+        found_lines: list[int] = []
+        found_columns: list[int] = []
         for word, ln, col in words(text, line, column):
             if not counted and not self._count(1, ln, col):
                 break
             if self.pending_mark is not None or self.plus_index is not None:
-                self._flush(found)
-                found = []
+                self._flush(found, found_lines, found_columns)
+                found, found_lines, found_columns = [], [], []
                 self._word(word, ln, col)
-            elif play:
-                found.append(card_fields(PLAIN_CARDS[word], ln, col))
-            else:
-                call = PLAIN_CALLS.get(word) or Call.parse(word)  # (any case: 1Nt)
-                found.append(call_fields(call, ln, col))
-        self._flush(found)
+                continue
+            found.append(PLAIN_SLOTS[word] if self.play else self._plain_call(word))
+            found_lines.append(ln)
+            found_columns.append(col)
+        self._flush(found, found_lines, found_columns)
 
-    def _flush(self, found: list[dict[str, object]]) -> None:
+    @staticmethod
+    def _plain_call(word: str) -> AuctionEntry:
+        """The shared entry of a call as written (any case: ``1Nt``)."""
+        return PLAIN_ENTRIES.get(word) or plain_entry(Call.parse(word))
+
+    def _flush(
+        self, found: Sequence[AuctionEntry | PlayedCard], lines: list[int], columns: list[int]
+    ) -> None:
         if not found:
             return
-        if self.play:
-            self.items.extend(construct_all(PlayedCard, found))
-            if self.indices is not None:
-                self.indices.extend(f["card"].index for f in found)  # type: ignore[attr-defined]
-        else:
-            self.items.extend(construct_all(AuctionEntry, found))
-            self.calls.extend(map(_CALL_OF, found))
+        self.items.extend(found)
+        flat = [0] * (2 * len(found))
+        flat[0::2] = lines
+        flat[1::2] = columns
+        self.places += flat
         self.plain_count += len(found)
 
     # -- tokens ---------------------------------------------------------------------
@@ -344,7 +342,7 @@ class SectionReader:
             if item.call is None or not item.call.is_bid:
                 self._problem("^I must stand before a bid", line, column)
             self.pending_mark = None
-        self.items.append(item)
+        self._add(item)
 
     def _card(self, tok: str, line: int, column: int) -> None:
         if self._after_end(tok, line, column):
@@ -372,7 +370,7 @@ class SectionReader:
             else:
                 self._problem(f"{self.pending_mark} must stand before a card", line, column)
             self.pending_mark = None
-        self.items.append(item)
+        self._add(item)
 
     def _mark(self, tok: str, line: int, column: int) -> None:
         if tok == "*":
@@ -395,7 +393,7 @@ class SectionReader:
             item = Item(line, column, slot=Slot.NEXT)
             self.plus = item
             self.plus_index = len(self.items)
-            self.items.append(item)
+            self._add(item)
             return
         if self._auction_complete():
             self._problem("'+' after a completed auction", line, column)
@@ -425,7 +423,7 @@ class SectionReader:
             if self.pending_mark:
                 self._problem(f"{self.pending_mark} before ^S", line, column)
                 self.pending_mark = None
-            self.items.append(Item(line, column, kind=EntryKind.SKIP))
+            self._add(Item(line, column, kind=EntryKind.SKIP))
             return
         if self.pending_mark == mark:
             self._problem(
@@ -530,10 +528,11 @@ class SectionReader:
             if item is self.plus:
                 seen_plus = True
             elif seen_plus and card_of(item) is not None:
+                at = 2 * (4 * trick + pos)
                 self._problem(
                     f"card {card_of(item)} comes after '+' in the order of play",
-                    item.line or 0,
-                    item.column or 0,
+                    self.places[at],
+                    self.places[at + 1],
                 )
 
     # -- results --------------------------------------------------------------------
@@ -545,8 +544,12 @@ class SectionReader:
 
     @property
     def all_plain(self) -> bool:
-        """Every item is a plain call or card, built as its model by the fast path."""
+        """Every item is a shared plain call or card (see _row)."""
         return self.plain_count == len(self.items)
+
+    def positions(self) -> bytes:
+        """Where each item stood, packed (model/positions.py)."""
+        return pack(self.places)
 
     def auction_entries(self) -> tuple[AuctionEntry, ...]:
         if self.all_plain:

@@ -332,8 +332,8 @@ def check_deal(value: str) -> list[Finding]:
 
 
 def check_deal_masks(value: str) -> tuple[list[Finding], DealMasks | None]:
-    """:func:`check_deal`, and for a whole, sound deal its hands as card masks (read in
-    the same look, for the Laws: ``model.board.keep_deal_masks``)."""
+    """:func:`check_deal`, and for a whole, sound deal its hands as card masks: the quick
+    check of the usual deal (its masks show nothing to say), the slow one otherwise."""
     if _DEAL.fullmatch(value) is not None:
         masks = whole_deal_masks(value)
         if masks is not None:  # 52 different cards, 13 a hand: nothing to say

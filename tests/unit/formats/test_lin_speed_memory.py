@@ -26,8 +26,11 @@ BOARD = "pn|a,b,c,d|md|3SAKQJ5432HAKQJ5D2C2,S6H6D6543C876543,ST987HT98DAKQJCAK,|
 
 def _play(text: str) -> list[tuple[str, int | None, int | None]]:
     (board,) = bf.loads(text, "lin").boards
-    assert board.play is not None
-    return [(s.card.code, s.line, s.column) for s in board.play.slots if s.card is not None]
+    play = board.play
+    assert play is not None
+    return [
+        (s.card.code, *play.where(i)) for i, s in enumerate(play.slots) if s.card is not None
+    ]
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,8 @@ def test_result_zero_is_said_on_a_passed_out_board_only(
         assert found[0].severity is Severity.WARNING and found[0].line == 7
         assert 'Result "0" read as none: passed out, no tricks taken and no score' in \
             found[0].message
-        assert passed_out_result(board.tags, board.auction)  # the same rule on the model
+        places = [n or 0 for i in range(len(board.tags)) for n in board.tag_where(i)]
+        assert passed_out_result(board.tags, places, board.auction)  # the same rule on the model
 
 
 def test_result_other_than_zero_on_a_passed_out_board_stays_the_laws_error() -> None:

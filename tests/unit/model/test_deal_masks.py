@@ -1,7 +1,7 @@
-"""The PBN reader hands the Laws the card masks of a whole, sound deal, read while it
-checked the Deal tag (``tags.check_deal_masks``, ``model.board.keep_deal_masks``): the
-findings are check_deal's, the masks are ``whole_deal_masks`` of the tag, and a copy of
-the board with another deal never sees the old masks."""
+"""The card masks of a whole, sound deal: the PBN reader's quick check of the Deal tag
+(``tags.check_deal_masks``) finds what check_deal finds, its masks are
+``whole_deal_masks`` of the tag, and ``Board.deal_masks`` is worked out from the board's
+own Deal tag (a copy with another deal never sees the old masks)."""
 
 from __future__ import annotations
 
@@ -37,12 +37,11 @@ def test_masks_read_with_the_tag_on_the_corpus(path: Path) -> None:
         assert board.deal_masks == (whole_deal_masks(text) if text else None)
 
 
-def test_the_reader_hands_the_masks_over() -> None:
+def test_a_board_s_masks_are_its_deal_s() -> None:
     text = f'[Board "1"]\n[Deal "{WHOLE}"]\n\n[Board "2"]\n[Deal "{WHOLE[:-1]}"]\n'
     first, second = bf.read(text.encode(), format="pbn")
-    assert first.__dict__["_deal_masks"] == (first.tags, whole_deal_masks(WHOLE))
-    assert "_deal_masks" not in second.__dict__  # a card short: not a whole deal
-    assert second.deal_masks is None
+    assert first.deal_masks == whole_deal_masks(WHOLE) is not None
+    assert second.deal_masks is None  # a card short: not a whole deal
     assert [d.code for d in second.diagnostics] == ["deal"]
 
 

@@ -1,0 +1,66 @@
+"""A board made compact as the readers make it: plain calls, cards and tags their shared
+values, where each stood packed on its section (``model/positions.py``).
+
+For a board that comes with its places on each item (the JSON format, or one built by
+hand): the same board read from PBN or LIN is then the same value, equal to it, and costs
+as little to keep."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from bridgefiles.model.auction import AuctionEntry
+from bridgefiles.model.auction import interned as interned_entry
+from bridgefiles.model.board import Board, TagPair, shared_tag
+from bridgefiles.model.play import PlayedCard
+from bridgefiles.model.play import interned as interned_slot
+from bridgefiles.model.positions import NO_POSITIONS, pack, unpack
+
+Item = TypeVar("Item", TagPair, AuctionEntry, PlayedCard)
+
+
+def _places(items: Sequence[TagPair | AuctionEntry | PlayedCard], packed: bytes) -> bytes:
+    """The places of ``items`` packed: each item's own, else the one ``packed`` holds."""
+    kept = unpack(packed) if len(unpack(packed)) == 2 * len(items) else [0] * (2 * len(items))
+    flat: list[int] = []
+    for i, item in enumerate(items):
+        if item.line is not None:
+            flat += (item.line, item.column or 0)
+        else:
+            flat += kept[2 * i : 2 * i + 2]
+    return pack(flat) if any(flat[0::2]) else NO_POSITIONS
+
+
+def _tag(pair: TagPair) -> TagPair:
+    plain = pair.raw is None and not pair.comments and not pair.section and not pair.implied
+    return shared_tag(pair.name, pair.value) if plain else _unplaced(pair)
+
+
+def _unplaced(item: Item) -> Item:
+    if item.line is None and item.column is None:
+        return item
+    return item.model_copy(update={"line": None, "column": None})
+
+
+def compacted(board: Board) -> Board:
+    """``board`` as a reader of PBN or LIN would have built it (the same values)."""
+    changes: dict[str, object] = {}
+    tags = board.tags
+    if any(t.line is not None for t in tags):
+        changes["tags"] = tuple(map(_tag, tags))  # (a tag's own place goes to the positions)
+        changes["tag_positions"] = _places(tags, board.tag_positions)
+    auction = board.auction
+    if auction is not None and any(e.line is not None for e in auction.entries):
+        entries = tuple(interned_entry(_unplaced(e)) for e in auction.entries)
+        changes["auction"] = auction.model_copy(
+            update={"entries": entries, "positions": _places(auction.entries, auction.positions)}
+        )
+    play = board.play
+    if play is not None and any(s.line is not None for s in play.slots):
+        slots = tuple(interned_slot(_unplaced(s)) for s in play.slots)
+        changes["play"] = play.model_copy(
+            update={"slots": slots, "positions": _places(play.slots, play.positions)}
+        )
+    return board.model_copy(update=changes) if changes else board
+

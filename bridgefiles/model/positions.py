@@ -1,0 +1,141 @@
+"""Where the calls or cards of a section stood in their file, packed in one value.
+
+A kept board holds no object per call or card: the plain ones are shared values (one
+per call, one per card), so their line and column cannot live on them. A section keeps
+them here instead, as (line, column) pairs in one ``bytes`` value: 4 bytes a call or
+card most of the time, looked up only when a finding needs to say where.
+"""
+
+from __future__ import annotations
+
+import struct
+from array import array
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Protocol
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+from pydantic.json_schema import SkipJsonSchema
+
+# A packed value: a typecode byte ("H": 16-bit pairs, "I": 32-bit), the first known line
+# (32 bits), then each item's pair: its line counted from that one plus 1 (0: not known)
+# and its column. A section's lines are near each other and its columns short, so most
+# pack at 4 bytes an item.
+_HEAD = struct.Struct("=cI")
+_PAIRS = {ord("H"): struct.Struct("=HH"), ord("I"): struct.Struct("=II")}
+NO_POSITIONS = b""
+
+
+def pack(flat: Iterable[int]) -> bytes:
+    """``line, column, line, column, ...`` packed (a line 0 for a place not known)."""
+    values = list(flat)
+    lines = values[0::2]
+    if 0 in lines:
+        base = min(filter(None, lines), default=1)
+        values[0::2] = [n - base + 1 if n else 0 for n in lines]
+    elif lines:
+        base = min(lines)
+        values[0::2] = map((base - 1).__rsub__, lines)
+    else:
+        base = 1
+    code = "H" if not values or max(values) < 1 << 16 else "I"
+    return _HEAD.pack(code.encode(), base) + array(code, values).tobytes()
+
+
+def position(packed: bytes, index: int) -> tuple[int, int] | None:
+    """The (line, column) of item ``index``, or None when not known."""
+    if index < 0 or len(packed) < _HEAD.size:
+        return None
+    pair = _PAIRS[packed[0]]
+    start = _HEAD.size + pair.size * index
+    if start + pair.size > len(packed):
+        return None
+    line, column = pair.unpack_from(packed, start)
+    if not line:
+        return None
+    return _HEAD.unpack_from(packed)[1] + line - 1, column
+
+
+def unpack(packed: bytes) -> list[int]:
+    """``line, column, ...`` of every item (a line 0 where not known): :func:`pack` undone."""
+    out: list[int] = []
+    for i in range(count(packed)):
+        out += position(packed, i) or (0, 0)
+    return out
+
+
+def count(packed: bytes) -> int:
+    """How many items ``packed`` places."""
+    if len(packed) < _HEAD.size:
+        return 0
+    return (len(packed) - _HEAD.size) // _PAIRS[packed[0]].size
+
+
+class _Item(Protocol):
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def column(self) -> int | None: ...
+
+
+def where(items: Sequence[_Item], packed: bytes, index: int) -> tuple[int | None, int | None]:
+    """Where item ``index`` of ``items`` stood: its own line and column, else the ones
+    ``packed`` holds while it still describes these items (as many), else (None, None)."""
+    item = items[index]
+    if item.line is not None:
+        return item.line, item.column
+    if count(packed) == len(items):
+        found = position(packed, index)
+        if found is not None:
+            return found
+    return None, None
+
+
+class Placed(BaseModel):
+    """A section whose items (the field named ``ITEMS``) may be shared values: it keeps
+    where each stood (``positions``, not a part of the data: the JSON gives each item its
+    line and column instead, and the schema does not show it)."""
+
+    model_config = ConfigDict(frozen=True)
+    ITEMS: ClassVar[str] = ""
+
+    positions: SkipJsonSchema[bytes] = Field(default=NO_POSITIONS, exclude=True, repr=False)
+
+    def where(self, index: int) -> tuple[int | None, int | None]:
+        """The line and column of item ``index`` (see :func:`where`)."""
+        items: Sequence[_Item] = getattr(self, self.ITEMS)
+        return where(items, self.positions, index)
+
+    @model_serializer(mode="wrap")
+    def _with_positions(
+        self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
+    ) -> Any:
+        return placed(self.positions, handler(self), self.ITEMS)
+
+
+def placed(packed: bytes, data: Any, items: str) -> Any:
+    """``data`` (a section dumped) with each of its ``items`` given the line and column
+    ``packed`` holds for it where it has none of its own: the JSON of a board read from a
+    file says where each call and card stood, shared values or not."""
+    if not packed or not isinstance(data, dict):
+        return data
+    dumped = data.get(items)
+    if dumped is None or count(packed) != len(dumped):
+        return data
+    for i, item in enumerate(dumped):
+        if isinstance(item, dict) and item.get("line") is None:
+            found = position(packed, i)
+            if found is not None:
+                item["line"], item["column"] = found
+    return data
+
+
+# (array's H and I are 2 and 4 bytes on every platform we run on, as the pairs read them)
+assert array("H").itemsize * 2 == _PAIRS[ord("H")].size
+assert array("I").itemsize * 2 == _PAIRS[ord("I")].size

@@ -1,0 +1,191 @@
+"""Compact boards (issue 23 point 4): a plain call, card or tag read from a file is one
+shared value, and where it stood lives in its section's packed positions. Touching every
+entry of a kept board reads shared values; findings, the JSON format and copies still
+say where each item stood."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from shared import REAL_LIN, REAL_PBN, files, needs_corpus
+
+import bridgefiles as bf
+from bridgefiles.checks.schema import board_schema
+from bridgefiles.model import Auction, Call, Card, Play, Seat
+from bridgefiles.model.auction import SHARED_ENTRIES, AuctionEntry
+from bridgefiles.model.board import Board, TagPair, shared_tag
+from bridgefiles.model.play import SHARED_SLOTS, PlayedCard
+from bridgefiles.model.positions import count, pack, position
+
+GAME = """[Event "Club"]
+[Board "1"]
+[Dealer "N"]
+[Vulnerable "None"]
+[Deal "N:K32.A7.8653.KQT2 AQ876.9654.KJT.A J95.QJ32.74.9743 T4.KT8.AQ92.J865"]
+[Declarer "S"]
+[Contract "3NT"]
+[Result "9"]
+[Auction "N"]
+Pass 1S 1NT =1= Pass
+3NT  Pass Pass   Pass
+[Note "1:15-17"]
+[Play "W"]
+D2 D3 DK D4
+C5 C2 CA C3
+"""
+
+
+def _board(text: str = GAME) -> Board:
+    (board,) = bf.loads(text, "pbn").boards
+    return board
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.just(0), st.integers(1, 2**31)),
+            st.integers(0, 2**31),
+        ),
+        max_size=60,
+    )
+)
+def test_positions_pack_and_read_back(pairs: list[tuple[int, int]]) -> None:
+    packed = pack([n for pair in pairs for n in pair])
+    assert count(packed) == len(pairs)
+    for i, (line, column) in enumerate(pairs):
+        assert position(packed, i) == ((line, column) if line else None)
+    assert position(packed, len(pairs)) is None and position(packed, -1) is None
+
+
+def test_a_usual_section_packs_at_four_bytes_an_item() -> None:
+    assert len(pack([1000 + i // 4 for i in range(104)])) < 4 * 52 + 8
+
+
+def test_plain_calls_and_cards_are_shared_and_say_where_they_stood() -> None:
+    board = _board()
+    auction, play = board.auction, board.play
+    assert auction is not None and play is not None
+    shared = {id(e) for e in SHARED_ENTRIES} | {id(s) for s in SHARED_SLOTS}
+    plain = [e for e in auction.entries if e.annotations.note is None]
+    assert all(id(e) in shared for e in plain) and all(id(s) in shared for s in play.slots)
+    lines = GAME.split("\n")
+    for section, items, words in (
+        (auction, auction.entries, ("Pass", "1S", "1NT", "Pass", "3NT", "Pass", "Pass", "Pass")),
+        (play, play.slots, ("D2", "D3", "DK", "D4", "C5", "C2", "CA", "C3")),
+    ):
+        assert len(items) == len(words)
+        seen: dict[int, int] = {}
+        for i, word in enumerate(words):
+            line, column = section.where(i)
+            assert line is not None and column is not None
+            assert lines[line - 1][column - 1 :].startswith(word)
+            seen[line] = column
+    assert auction.where(2) == (10, 9)  # 1NT, with its note reference
+
+
+def test_the_same_call_in_two_boards_is_one_value() -> None:
+    first, second = bf.loads(GAME + "\n" + GAME.replace('"1"', '"2"'), "pbn").boards
+    assert first.auction is not None and second.auction is not None
+    for a, b in zip(first.auction.entries, second.auction.entries, strict=True):
+        assert a is b  # the noted 1NT too: an annotated entry without commentary is shared
+    assert first.tag_pair("Event") is second.tag_pair("Event")
+
+
+def test_findings_say_where_a_shared_card_stood() -> None:
+    revoke = GAME.replace("C5 C2 CA C3", "C5 C2 CA H2")  # South (J95.QJ32.74.9743) has clubs
+    report = bf.validate(_board(revoke))
+    (found,) = [d for d in report.diagnostics if d.code == "revoke"]
+    assert (found.line, found.column) == (15, 10)
+
+
+def test_json_gives_each_call_card_and_tag_its_place() -> None:
+    file = bf.loads(GAME, "pbn")
+    data = json.loads(bf.dumps(file, format="json"))["boards"][0]
+    assert [(e["line"], e["column"]) for e in data["auction"]["entries"]][:3] == [
+        (10, 1), (10, 6), (10, 9)
+    ]
+    assert (data["play"]["slots"][4]["line"], data["play"]["slots"][4]["column"]) == (15, 1)
+    assert (data["tags"][0]["line"], data["tags"][0]["column"]) == (1, 1)
+    assert "positions" not in json.dumps(data) and "tag_positions" not in json.dumps(data)
+    back = bf.loads(bf.dumps(file, format="json"), "json").boards[0]
+    assert back.auction is not None and back.auction.where(2) == (10, 9)
+    assert back.tag_where("Deal") == (5, 1)
+
+
+def test_the_board_schema_does_not_show_the_packing() -> None:
+    assert "positions" not in json.dumps(board_schema())
+
+
+def test_copies_keep_or_drop_their_places_honestly() -> None:
+    board = _board()
+    scored = board.with_tag("Score", "NS 400")  # a tag appended
+    assert scored.tag_where("Deal") == (5, 1) and scored.tag_where("Score") == (None, None)
+    changed = board.with_tag("Result", "10")  # a tag changed in its place
+    assert changed.tag_where("Result") == (8, 1)
+    kept = board.replace(tags=tuple(t for t in board.tags if t.name != "Event"))
+    assert kept.tag_where("Deal") == (5, 1)
+    auction = board.auction
+    assert auction is not None
+    shorter = auction.model_copy(update={"entries": auction.entries[:-1]})
+    assert shorter.where(0) == (None, None)  # the positions no longer describe the entries
+
+
+def test_pickled_boards_stay_shared() -> None:
+    board = _board()
+    back = pickle.loads(pickle.dumps(board))
+    assert back == board
+    assert back.play is not None and board.play is not None
+    assert all(a is b for a, b in zip(back.play.slots, board.play.slots, strict=True))
+    assert back.play.where(5) == board.play.where(5)
+
+
+def test_a_board_built_by_hand_says_where_its_items_say() -> None:
+    entry = AuctionEntry(call=Call.parse("1NT"), line=3, column=4)
+    auction = Auction(first=Seat.N, entries=(entry,))
+    assert auction.where(0) == (3, 4)
+    slot = PlayedCard(card=Card.parse("SA"))
+    play = Play(first=Seat.W, slots=(slot,))
+    assert play.where(0) == (None, None)
+    board = Board(tags=(TagPair(name="Board", value="1", line=2, column=1),))
+    assert board.tag_where("Board") == (2, 1) and board.tag_where("Deal") == (None, None)
+    assert shared_tag("Event", "x") is shared_tag("Event", "x")
+
+
+def _item_places(board: Board) -> list[tuple[int | None, int | None]]:
+    out = [board.tag_where(i) for i in range(len(board.tags))]
+    if board.auction is not None:
+        out += [board.auction.where(i) for i in range(len(board.auction.entries))]
+    if board.play is not None:
+        out += [board.play.where(i) for i in range(len(board.play.slots))]
+    return out
+
+
+_TOKEN = re.compile(r"\S")
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    "path", files(REAL_PBN, ".pbn") + files(REAL_LIN, ".lin"), ids=lambda p: p.name
+)
+def test_every_place_on_real_files_is_a_token_of_the_file(path: Path) -> None:
+    """On real files, each tag, call and card that has a place points at text of its
+    line (the start of a token), and PBN's plain tags, calls and cards have one."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    lines = re.split(r"\r\n|\r|\n", text)
+    for board in bf.read(data, format="lin" if path.suffix == ".lin" else "pbn"):
+        for line, column in _item_places(board):
+            if line is None:
+                assert path.suffix == ".lin" or column is None
+                continue
+            assert column is not None and 1 <= line <= len(lines)
+            assert _TOKEN.match(lines[line - 1], column - 1) is not None
