@@ -22,6 +22,7 @@ from bridgefiles.model.auction import SHARED_ENTRIES, AuctionEntry
 from bridgefiles.model.board import Board, TagPair, shared_tag
 from bridgefiles.model.play import SHARED_SLOTS, PlayedCard
 from bridgefiles.model.positions import count, pack, position
+from bridgefiles.model.shared import SharedTable, forget
 
 GAME = """[Event "Club"]
 [Board "1"]
@@ -90,6 +91,7 @@ def test_plain_calls_and_cards_are_shared_and_say_where_they_stood() -> None:
 
 
 def test_the_same_call_in_two_boards_is_one_value() -> None:
+    forget()  # (the tables start over when full: from empty, these two boards share)
     first, second = bf.loads(GAME + "\n" + GAME.replace('"1"', '"2"'), "pbn").boards
     assert first.auction is not None and second.auction is not None
     for a, b in zip(first.auction.entries, second.auction.entries, strict=True):
@@ -155,6 +157,16 @@ def test_a_board_built_by_hand_says_where_its_items_say() -> None:
     board = Board(tags=(TagPair(name="Board", value="1", line=2, column=1),))
     assert board.tag_where("Board") == (2, 1) and board.tag_where("Deal") == (None, None)
     assert shared_tag("Event", "x") is shared_tag("Event", "x")
+
+
+def test_a_full_table_starts_over_and_keeps_sharing() -> None:
+    table: SharedTable[int, str] = SharedTable(3)
+    for key in range(3):
+        table.share(key, f"v{key}")
+    assert len(table) == 3
+    new = table.share(99, "new")  # full: it starts over, and shares what comes now
+    assert new == "new" and table.share(99, "other") == "new" and len(table) == 1
+    assert table.share(0, "again") == "again"  # forgotten: the value given is kept
 
 
 def _item_places(board: Board) -> list[tuple[int | None, int | None]]:
