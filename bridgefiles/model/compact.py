@@ -20,19 +20,37 @@ from bridgefiles.model.positions import NO_POSITIONS, pack, unpack
 Item = TypeVar("Item", TagPair, AuctionEntry, PlayedCard)
 
 
+_MOST = 1 << 32  # what a packed line or column can hold (model/positions.py)
+
+
+def _packable(item: TagPair | AuctionEntry | PlayedCard) -> bool:
+    """Whether the item's own place (if any) packs and reads back exactly: a line from
+    1 and a column from 0, each under 2**32. Any other integer a JSON file gives stays
+    on its item, which is then not shared."""
+    line, column = item.line, item.column
+    if line is None:
+        return column is None
+    return column is not None and 1 <= line < _MOST and 0 <= column < _MOST
+
+
 def _places(items: Sequence[TagPair | AuctionEntry | PlayedCard], packed: bytes) -> bytes:
-    """The places of ``items`` packed: each item's own, else the one ``packed`` holds."""
-    kept = unpack(packed) if len(unpack(packed)) == 2 * len(items) else [0] * (2 * len(items))
+    """The places of ``items`` packed: each item's own (where it packs), else the one
+    ``packed`` holds."""
+    kept = unpack(packed)
+    if len(kept) != 2 * len(items):
+        kept = [0] * (2 * len(items))
     flat: list[int] = []
     for i, item in enumerate(items):
-        if item.line is not None:
-            flat += (item.line, item.column or 0)
+        if item.line is not None and item.column is not None and _packable(item):
+            flat += (item.line, item.column)
         else:
             flat += kept[2 * i : 2 * i + 2]
     return pack(flat) if any(flat[0::2]) else NO_POSITIONS
 
 
 def _tag(pair: TagPair) -> TagPair:
+    if not _packable(pair):
+        return pair
     plain = pair.raw is None and not pair.comments and not pair.section and not pair.implied
     return shared_tag(pair.name, pair.value) if plain else _unplaced(pair)
 
@@ -41,6 +59,14 @@ def _unplaced(item: Item) -> Item:
     if item.line is None and item.column is None:
         return item
     return item.model_copy(update={"line": None, "column": None})
+
+
+def _entry(entry: AuctionEntry) -> AuctionEntry:
+    return interned_entry(_unplaced(entry)) if _packable(entry) else entry
+
+
+def _slot(slot: PlayedCard) -> PlayedCard:
+    return interned_slot(_unplaced(slot)) if _packable(slot) else slot
 
 
 def compacted(board: Board) -> Board:
@@ -52,15 +78,14 @@ def compacted(board: Board) -> Board:
         changes["tag_positions"] = _places(tags, board.tag_positions)
     auction = board.auction
     if auction is not None and any(e.line is not None for e in auction.entries):
-        entries = tuple(interned_entry(_unplaced(e)) for e in auction.entries)
+        entries = tuple(map(_entry, auction.entries))
         changes["auction"] = auction.model_copy(
             update={"entries": entries, "positions": _places(auction.entries, auction.positions)}
         )
     play = board.play
     if play is not None and any(s.line is not None for s in play.slots):
-        slots = tuple(interned_slot(_unplaced(s)) for s in play.slots)
+        slots = tuple(map(_slot, play.slots))
         changes["play"] = play.model_copy(
             update={"slots": slots, "positions": _places(play.slots, play.positions)}
         )
     return board.model_copy(update=changes) if changes else board
-
