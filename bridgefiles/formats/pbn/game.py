@@ -18,7 +18,8 @@ Auction, Play or Note is a ``tag-value`` error and is not resolved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 
 from lark import Token
 
@@ -42,6 +43,11 @@ from bridgefiles.model.diagnostic import Severity
 
 # Known tags that are not plain identification tags: the general path reads them.
 _PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
+# A pair of a row of tag pairs (the grammar's TAGS: blanks only inside a pair, a value
+# with no escape), its name and value.
+_ROW_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"]*)"[ \t]*\]')
+# a tag pair: name, raw value, line, column, the value's line and column, what follows
+_Pair = tuple[str, str, int, int, int, int, list[Token]]
 
 
 class GameReader(SectionsPart, EndPart):
@@ -98,9 +104,7 @@ class GameReader(SectionsPart, EndPart):
         export = state.export
         seen, last_values, problems = self.seen, state.last, self.problems
         tags, places = self.tags, self.tag_places
-        for section in sections:
-            name, written, line, col, vline, vcol = self.tag_pair_of(section[0])
-            items = section[1:]
+        for name, written, line, col, vline, vcol, items in self.tag_pairs(sections):
             if col != 1 and export:
                 self.not_in_column_one(f"tag {name}", line, col)
             if bounded and self.tag_count < max_tags and len(written) <= max_value:
@@ -142,6 +146,31 @@ class GameReader(SectionsPart, EndPart):
             self.comments.append(self.comment(tok))
 
     # -- a tag and what follows it ------------------------------------------------------
+    def tag_pairs(self, sections: list[list[Token]]) -> Iterator[_Pair]:
+        """Each tag pair of the game's sections with what follows it: its name, raw value,
+        line, column, its value's line and column, and the section's tokens after it. A
+        row of pairs (the grammar's TAGS) gives each of its pairs, what follows the row
+        going with the last."""
+        for section in sections:
+            first = section[0]
+            if first.type != "TAGS":
+                yield (*self.tag_pair_of(first), section[1:])
+                continue
+            text = str(first)
+            line, col = self.pos(first)
+            line_start = 1 - col  # where the row's first line starts, in the row's text
+            end = 0
+            last = len(text)
+            for m in _ROW_PAIR.finditer(text):
+                start = m.start()
+                if text.find("\n", end, start) >= 0:  # (one line break at most, by the grammar)
+                    line += 1
+                    line_start = text.rindex("\n", end, start) + 1
+                end = m.end()
+                column = start - line_start + 1
+                vcol = m.start(2) - line_start  # the opening quote's column
+                yield m[1], m[2], line, column, line, vcol, section[1:] if end == last else []
+
     def tag_pair_of(self, tok: Token) -> tuple[str, str, int, int, int, int]:
         """A tag pair's name, raw value, line, column, and its value's line and column
         (the grammar lets one line break stand between a pair's parts)."""

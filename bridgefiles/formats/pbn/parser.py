@@ -35,6 +35,7 @@ from bridgefiles.model.diagnostic import error
 # the terminal that opens each kind of section, to its rule
 SECTION_OF = {
     "TAG": "tag",
+    "TAGS": "tag",
     "INHERITED": "tag",
     "DEFAULT": "tag",
     "TABLE_TAG": "table",

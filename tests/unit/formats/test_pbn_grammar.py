@@ -83,8 +83,7 @@ def test_a_file_is_games_of_tags_and_sections(engine: str) -> None:
                 [
                     ("tag", [("DEFAULT", '[Event "##Club night"]')]),
                     ("tag", [("INHERITED", '[Site "#"]')]),
-                    ("tag", [("TAG", '[Board "1"]')]),
-                    ("tag", [("TAG", '[Dealer "N"]')]),
+                    ("tag", [("TAGS", '[Board "1"]\n[Dealer "N"]')]),
                     (
                         "auction",
                         [
@@ -203,6 +202,26 @@ def test_a_row_is_plain_calls_over_single_line_breaks() -> None:
     with pytest.raises(UnexpectedInput) as stopped:
         parse('[Auction "N"]\n1C Pass\n\n1H Pass\n')
     assert (stopped.value.line, stopped.value.column) == (4, 1)
+
+
+def test_a_row_of_tags_is_plain_pairs_over_single_line_breaks() -> None:
+    """TAGS: two or more pairs, none that opens a section of its own or says ``#``, with
+    no escape; what follows the row is its last pair's."""
+    row = '[A "1"]\n[B "2"]  [C ""]\n\t[D "x y"]'
+    assert parse(row + "\n") == ("start", [("game", [("tag", [("TAGS", row)])])])
+    assert parse('[A "1"]\n[U "x"]\nel "s"\n') == (
+        "start",
+        [("game", [("tag", [("TAGS", '[A "1"]\n[U "x"]'), ("ELEMENT", "el"), ("STRING", '"s"')])])],
+    )
+    for other in ('[Auction "N"]', '[Play "N"]', '[ScoreTable "x"]', '[B "#"]', '[B "##x"]',
+                  '[B "a\\"b"]', '[\nB "2"]', '[B\n"2"]'):  # fmt: skip
+        kinds = [t for (_, tokens) in parse(f'[A "1"]\n{other}\n')[1][0][1] for t, _ in tokens]
+        assert kinds[0] == "TAG" and "TAGS" not in kinds, other
+    # a player named Auction is a plain pair, a comment or a blank line ends a row
+    assert section('[A "1"] [Auctioneer "x"]\n')[0][0] == "TAGS"
+    assert [t for (_, tokens) in parse('[A "1"] {c}\n[B "2"]\n')[1][0][1] for t, _ in tokens] == [
+        "TAG", "COMMENT", "TAG",
+    ]  # fmt: skip
 
 
 def test_words_that_are_no_call_or_card_stand_where_one_does() -> None:
