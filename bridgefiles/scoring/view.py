@@ -26,6 +26,9 @@ Compact = tuple[tuple[str, ...], tuple[str, ...], tuple[int | None, ...]]
 each tag's line and column (any int a file gives, or None: not known)."""
 
 
+_NO_TAGS: Compact = ((), (), ())
+
+
 @lru_cache(maxsize=256)
 def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
     """One tuple for the boards of a file that have the same tag names (bounded, so a
@@ -36,11 +39,15 @@ def _shared(names: tuple[str, ...]) -> tuple[str, ...]:
 class ScoringView(Board):
     """A board as scoring reads it (see the module doc); its ``tags`` field is empty."""
 
-    _compact: Compact = PrivateAttr(default=((), (), ()))
+    # (a factory: pydantic deep-copies a private default for every view made)
+    _compact: Compact = PrivateAttr(default_factory=lambda: _NO_TAGS)
 
     def compact(self) -> Compact:
         """The tags, as :func:`scoring_view` keeps them."""
-        return self._compact
+        # (read where pydantic keeps private values: ``self._compact`` goes through the
+        # model's __getattr__, and scoring asks for a board's tags many times)
+        private = self.__pydantic_private__
+        return _NO_TAGS if private is None else private["_compact"]
 
     def tag(self, name: str) -> str | None:
         names, values, _ = self.compact()
