@@ -142,8 +142,10 @@ def plain_entry(call: Call) -> AuctionEntry:
 
 # Entries with annotations (an alert, a note reference, a suffix, NAGs) shared by every
 # auction that has the same one (most alerts of a file repeat: a note number, "transfer"),
-# as the plain ones are.
-_INTERNED: SharedTable[tuple[object, ...], AuctionEntry] = SharedTable(2048)
+# as the plain ones are, by their facts: the code, insufficient (also on a call that is no
+# bid), the annotations' suffix, note, NAGs, alert and explanation.
+_SharedKey = tuple[int, bool, str | None, int | None, tuple[int, ...], bool, str | None]
+_INTERNED: SharedTable[_SharedKey, AuctionEntry] = SharedTable(2048)
 LONGEST_SHARED_TEXT = 40  # a longer explanation is seldom said twice: never kept
 
 
@@ -163,13 +165,35 @@ def interned(entry: AuctionEntry) -> AuctionEntry:
         or (explanation is not None and len(explanation) > LONGEST_SHARED_TEXT)
     ):
         return entry
-    key = (_entry_code(entry), ann.suffix, ann.note, ann.nags, ann.alert, explanation)
+    key: _SharedKey = (
+        _entry_code(entry), entry.insufficient, ann.suffix, ann.note, ann.nags, ann.alert,
+        explanation,
+    )
     return _INTERNED.share(key, entry)
 
 
+def shared_annotated(
+    kind: EntryKind,
+    call: Call | None,
+    insufficient: bool,
+    suffix: str | None,
+    note: int | None,
+    nags: tuple[int, ...],
+) -> AuctionEntry | None:
+    """The shared entry :func:`interned` keeps for an entry of these facts with no
+    commentary, text, alert or explanation, if one is kept yet: a reader asks before it
+    builds, so an annotated call seen before costs no new model."""
+    code = entry_code(kind, call, insufficient)
+    key: _SharedKey = (code, insufficient, suffix, note, nags, False, None)
+    return _INTERNED.get(key)
+
+
 def _entry_code(entry: AuctionEntry) -> int:
-    kind = entry.kind
-    call = entry.call
+    return entry_code(entry.kind, entry.call, entry.insufficient)
+
+
+def entry_code(kind: EntryKind, call: Call | None, insufficient: bool) -> int:
+    """The code of an entry of these facts (see ``CALL_BY_CODE``, ``INSUFFICIENT``)."""
     if kind is EntryKind.NONE:
         return NONE_CODE
     if kind is EntryKind.SKIP:
@@ -177,7 +201,7 @@ def _entry_code(entry: AuctionEntry) -> int:
     if call is None:
         return UNKNOWN_CODE
     code = call_code(call)
-    return code + INSUFFICIENT if code < PASS_CODE and entry.insufficient else code
+    return code + INSUFFICIENT if code < PASS_CODE and insufficient else code
 
 
 def entry_codes(auction: Auction) -> list[int]:

@@ -104,6 +104,22 @@ def interned(slot: PlayedCard) -> PlayedCard:
     return _INTERNED.share(key, slot)
 
 
+def shared_annotated(
+    slot: Slot,
+    card: Card | None,
+    revoke: bool,
+    lead_out_of_turn: bool,
+    suffix: str | None,
+    note: int | None,
+    nags: tuple[int, ...],
+) -> PlayedCard | None:
+    """The shared slot :func:`interned` keeps for a slot of these facts with no
+    commentary, alert or explanation, if one is kept yet: a reader asks before it
+    builds, so an annotated card seen before costs no new model."""
+    index = None if card is None else card.index
+    return _INTERNED.get((slot, index, revoke, lead_out_of_turn, suffix, note, nags, False))
+
+
 def plain_slot(card: Card) -> PlayedCard:
     """The shared slot of ``card`` played with no mark and no annotation."""
     return PLAIN_SLOTS[card.index]

@@ -20,11 +20,13 @@ from bridgefiles.model.auction import (
     plain_entry,
 )
 from bridgefiles.model.auction import interned as interned_entry
+from bridgefiles.model.auction import shared_annotated as shared_entry
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgefiles.model.cards import ALL_CARDS, Card
 from bridgefiles.model.fast import make
 from bridgefiles.model.play import NEXT_SLOT, UNKNOWN_SLOT, PlayedCard, Slot, plain_slot
 from bridgefiles.model.play import interned as interned_slot
+from bridgefiles.model.play import shared_annotated as shared_slot
 
 CALL_ENTRY = EntryKind.CALL
 
@@ -94,6 +96,15 @@ def entry_model(item: Item | AuctionEntry | PlayedCard) -> AuctionEntry:
     if isinstance(item, AuctionEntry):
         return item
     assert isinstance(item, Item)  # an auction holds no PlayedCard
+    if (item.note is not None or item.suffix is not None or item.nags) and (
+        not item.comments and item.text is None
+    ):  # an annotated call seen before: no model to build
+        nags = tuple(item.nags) if item.nags else ()
+        found = shared_entry(
+            item.kind, item.call, item.insufficient, item.suffix, item.note, nags
+        )
+        if found is not None:
+            return found
     annotations = item.annotations()
     if annotations is NO_ANNOTATIONS and not item.insufficient and item.text is None:
         if item.kind is CALL_ENTRY and item.call is not None:
@@ -118,6 +129,15 @@ def slot_model(item: Item | AuctionEntry | PlayedCard) -> PlayedCard:
     if isinstance(item, PlayedCard):
         return item
     assert isinstance(item, Item)  # a play holds no AuctionEntry
+    if (item.note is not None or item.suffix is not None or item.nags) and not item.comments:
+        # an annotated card seen before: no model to build
+        nags = tuple(item.nags) if item.nags else ()
+        found = shared_slot(
+            item.slot, item.card, item.revoke, item.lead_out_of_turn, item.suffix, item.note,
+            nags,
+        )
+        if found is not None:
+            return found
     annotations = item.annotations()
     if annotations is NO_ANNOTATIONS and not item.revoke and not item.lead_out_of_turn:
         if item.slot is Slot.CARD and item.card is not None:

@@ -201,3 +201,29 @@ def test_every_place_on_real_files_is_a_token_of_the_file(path: Path) -> None:
                 continue
             assert column is not None and 1 <= line <= len(lines)
             assert _TOKEN.match(lines[line - 1], column - 1) is not None
+
+
+def test_an_annotated_entry_found_shared_is_the_one_a_build_gives() -> None:
+    """The reader asks the shared tables before it builds an annotated call or card: what
+    it finds has every fact the build would give, and a mark that tells two calls apart
+    (``^I``, even on a call that is no bid) keeps them apart."""
+    forget()
+    auction = "[Auction \"N\"]\n1C =1= 1D ! ^I Pass =1= Pass =1=\n"
+    play = '[Play "E"]\nD2 =1= D3 ^R D4 =1= D4 =1=\n'
+    text = GAME.split("[Auction")[0] + auction + play
+    first, second = bf.loads(text + "\n" + text.replace('"1"', '"2"'), "pbn").boards
+    assert first.auction is not None and second.auction is not None
+    forget()  # built afresh: what the tables give must equal it
+    (fresh,) = bf.loads(text, "pbn").boards
+    assert fresh.auction is not None and fresh.play is not None
+    for a, b, c in zip(first.auction.entries, second.auction.entries, fresh.auction.entries,
+                       strict=True):
+        assert a is b and a == c
+    entries = second.auction.entries
+    assert entries[2].insufficient and not entries[3].insufficient
+    assert entries[2] is not entries[3]
+    assert first.play is not None and second.play is not None
+    for x, y, z in zip(first.play.slots, second.play.slots, fresh.play.slots, strict=True):
+        assert x == y == z
+    slots = second.play.slots  # ^R D4 =1= and D4 =1=: one revoke, one not
+    assert slots[2].revoke and not slots[3].revoke and slots[2] is not slots[3]
