@@ -16,7 +16,15 @@ from shared import REAL_LIN, REAL_PBN, files, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.api import dumps_with_diagnostics
-from bridgefiles.formats.convert import LOST, adapt, alert_note, lin_text_to_pbn, pbn_text_to_lin
+from bridgefiles.formats.convert import (
+    LIN_DERIVED_TAGS,
+    LIN_TAGS,
+    LOST,
+    adapt,
+    alert_note,
+    lin_text_to_pbn,
+    pbn_text_to_lin,
+)
 from bridgefiles.model import (
     Annotations,
     Auction,
@@ -37,20 +45,8 @@ LIN_FILES = files(REAL_LIN, ".lin")
 # the large PBN files only slow the suite: the small ones show every feature
 PBN_FILES = [p for p in files(REAL_PBN, ".pbn") if p.stat().st_size < 200_000]
 
-KEPT_TAGS = (
-    "Board",
-    "West",
-    "North",
-    "East",
-    "South",
-    "Dealer",
-    "Vulnerable",
-    "Deal",
-    "Room",
-    "Declarer",
-    "Contract",
-    "Result",
-)
+# the tags a LIN text carries, as such or derived again on reading (the converter's list)
+KEPT_TAGS = sorted(LIN_TAGS | LIN_DERIVED_TAGS)
 
 
 SOUTH_DEALS = "1SAKQJHAKQDAKQCAKQ,S2345H2345D2345C2,S6789H6789D6789C3,"  # md: South deals
