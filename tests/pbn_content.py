@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bridgefiles.formats.pbn.tags import MTS, unescape
+from bridgefiles.formats.pbn.tags import MTS, plain_value, unescape
 from bridgefiles.model.annotations import SUFFIX_NAGS, Annotations, Comment, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
 from bridgefiles.model.board import Board
-from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.play import Play, Slot
-from bridgefiles.model.seats import Vulnerability
 
 
 def _comments(
@@ -116,12 +114,9 @@ def _play(play: Play) -> Any:
 
 def _tag_value(board: Board, name: str, value: str) -> Any:
     try:
-        if name == "Vulnerable" and value not in ("", "?"):
-            return Vulnerability.parse(value).value
-        if name in ("Dealer", "Declarer"):
-            return value.upper()
-        if name == "Contract" and value not in ("", "?"):
-            return Contract.parse(value).text
+        plain = plain_value(name, value)
+        if plain is not None:
+            return plain
         if name == "Deal" and value not in ("", "?"):
             deal = Deal.parse(value)
             if not deal.problems():

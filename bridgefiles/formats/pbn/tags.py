@@ -12,8 +12,10 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from bridgefiles.formats.pbn.dialect import dialect_contract
+from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import DealMasks, whole_deal_masks
 from bridgefiles.model.diagnostic import Severity
+from bridgefiles.model.seats import Vulnerability
 
 Finding = tuple[str, Severity, str]
 
@@ -81,6 +83,21 @@ def escape(value: str) -> str:
             out.append(c)
         i += 1
     return "".join(out)
+
+
+def plain_value(name: str, value: str) -> str | None:
+    """The one spelling export writes of a Dealer, Declarer, Vulnerable or Contract value,
+    so the writer and a comparison of a board with its export agree (``None``: another tag,
+    or no value); a ValueError when it does not parse."""
+    if name in ("Dealer", "Declarer"):
+        return value.upper()
+    if value in ("", "?"):
+        return None
+    if name == "Vulnerable":
+        return Vulnerability.parse(value).value
+    if name == "Contract":
+        return Contract.parse(value).text
+    return None
 
 
 def _err(message: str, code: str = "tag-value") -> list[Finding]:

@@ -19,16 +19,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from bridgefiles.formats.pbn.tables import pad
-from bridgefiles.formats.pbn.tags import MTS, MTS_1_0, NO_INHERITANCE, escape
+from bridgefiles.formats.pbn.tags import MTS, MTS_1_0, NO_INHERITANCE, escape, plain_value
 from bridgefiles.formats.registry import FileInfo, WriteOptions
 from bridgefiles.model.annotations import SUFFIX_NAGS, Annotations, Comment, CommentKind, Note
 from bridgefiles.model.auction import Auction, AuctionEnd, EntryKind
 from bridgefiles.model.board import Board, Table, TagPair
-from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.outcome import auction_outcome
 from bridgefiles.model.play import Play, PlayEnd, Slot
-from bridgefiles.model.seats import Seat, Vulnerability
+from bridgefiles.model.seats import Seat
 
 MAX_SECTION_LINE = 79  # the verifier wraps auction and play lines below 80 characters
 
@@ -268,12 +267,9 @@ class GameWriter:
         if pair.raw is not None and pair.raw.startswith("#"):
             return pair.raw
         try:
-            if name == "Vulnerable" and value not in ("", "?"):
-                return Vulnerability.parse(value).value
-            if name in ("Dealer", "Declarer"):
-                return value.upper()
-            if name == "Contract" and value not in ("", "?"):
-                return Contract.parse(value).text
+            plain = plain_value(name, value)
+            if plain is not None:
+                return plain
             if name == "Deal" and value not in ("", "?"):
                 deal = Deal.parse(value)
                 if not deal.problems() and _parses_exactly(value):
