@@ -144,8 +144,8 @@ def plain_entry(call: Call) -> AuctionEntry:
 # auction that has the same one (most alerts of a file repeat: a note number, "transfer"),
 # as the plain ones are, by their facts: the code, insufficient (also on a call that is no
 # bid), the annotations' suffix, note, NAGs, alert and explanation.
-_SharedKey = tuple[int, bool, str | None, int | None, tuple[int, ...], bool, str | None]
-_INTERNED: SharedTable[_SharedKey, AuctionEntry] = SharedTable(2048)
+SharedKey = tuple[int, bool, str | None, int | None, tuple[int, ...], bool, str | None]
+_INTERNED: SharedTable[SharedKey, AuctionEntry] = SharedTable(2048)
 LONGEST_SHARED_TEXT = 40  # a longer explanation is seldom said twice: never kept
 
 
@@ -165,26 +165,33 @@ def interned(entry: AuctionEntry) -> AuctionEntry:
         or (explanation is not None and len(explanation) > LONGEST_SHARED_TEXT)
     ):
         return entry
-    key: _SharedKey = (
-        _entry_code(entry), entry.insufficient, ann.suffix, ann.note, ann.nags, ann.alert,
+    key = shared_key(
+        entry.kind, entry.call, entry.insufficient, ann.suffix, ann.note, ann.nags, ann.alert,
         explanation,
     )
     return _INTERNED.share(key, entry)
 
 
-def shared_annotated(
+def shared_key(
     kind: EntryKind,
     call: Call | None,
     insufficient: bool,
     suffix: str | None,
     note: int | None,
     nags: tuple[int, ...],
-) -> AuctionEntry | None:
-    """The shared entry :func:`interned` keeps for an entry of these facts with no
-    commentary, text, alert or explanation, if one is kept yet: a reader asks before it
-    builds, so an annotated call seen before costs no new model."""
+    alert: bool = False,
+    explanation: str | None = None,
+) -> SharedKey:
+    """A shared entry's key, its facts: the one layout :func:`interned` keeps by and
+    :func:`shared_annotated` looks up by."""
     code = entry_code(kind, call, insufficient)
-    key: _SharedKey = (code, insufficient, suffix, note, nags, False, None)
+    return (code, insufficient, suffix, note, nags, alert, explanation)
+
+
+def shared_annotated(key: SharedKey) -> AuctionEntry | None:
+    """The shared entry :func:`interned` keeps under ``key`` (see :func:`shared_key`), if
+    one is kept yet: a reader asks before it builds, so an annotated call seen before
+    costs no new model."""
     return _INTERNED.get(key)
 
 

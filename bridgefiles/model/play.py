@@ -96,15 +96,14 @@ def interned(slot: PlayedCard) -> PlayedCard:
         or ann.explanation is not None
     ):
         return slot
-    card = slot.card
-    key = (
-        slot.slot, None if card is None else card.index, slot.revoke, slot.lead_out_of_turn,
-        ann.suffix, ann.note, ann.nags, ann.alert,
+    key = shared_key(
+        slot.slot, slot.card, slot.revoke, slot.lead_out_of_turn, ann.suffix, ann.note,
+        ann.nags, ann.alert,
     )
     return _INTERNED.share(key, slot)
 
 
-def shared_annotated(
+def shared_key(
     slot: Slot,
     card: Card | None,
     revoke: bool,
@@ -112,12 +111,19 @@ def shared_annotated(
     suffix: str | None,
     note: int | None,
     nags: tuple[int, ...],
-) -> PlayedCard | None:
-    """The shared slot :func:`interned` keeps for a slot of these facts with no
-    commentary, alert or explanation, if one is kept yet: a reader asks before it
-    builds, so an annotated card seen before costs no new model."""
+    alert: bool = False,
+) -> tuple[object, ...]:
+    """A shared slot's key, its facts: the one layout :func:`interned` keeps by and
+    :func:`shared_annotated` looks up by."""
     index = None if card is None else card.index
-    return _INTERNED.get((slot, index, revoke, lead_out_of_turn, suffix, note, nags, False))
+    return (slot, index, revoke, lead_out_of_turn, suffix, note, nags, alert)
+
+
+def shared_annotated(key: tuple[object, ...]) -> PlayedCard | None:
+    """The shared slot :func:`interned` keeps under ``key`` (see :func:`shared_key`), if
+    one is kept yet: a reader asks before it builds, so an annotated card seen before
+    costs no new model."""
+    return _INTERNED.get(key)
 
 
 def plain_slot(card: Card) -> PlayedCard:

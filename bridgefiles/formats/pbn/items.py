@@ -21,12 +21,14 @@ from bridgefiles.model.auction import (
 )
 from bridgefiles.model.auction import interned as interned_entry
 from bridgefiles.model.auction import shared_annotated as shared_entry
+from bridgefiles.model.auction import shared_key as entry_key
 from bridgefiles.model.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call
 from bridgefiles.model.cards import ALL_CARDS, Card
 from bridgefiles.model.fast import make
 from bridgefiles.model.play import NEXT_SLOT, UNKNOWN_SLOT, PlayedCard, Slot, plain_slot
 from bridgefiles.model.play import interned as interned_slot
 from bridgefiles.model.play import shared_annotated as shared_slot
+from bridgefiles.model.play import shared_key as slot_key
 
 CALL_ENTRY = EntryKind.CALL
 
@@ -66,6 +68,10 @@ class Item:
     comments: list[Comment] | None = None
     last: str | None = None  # what the next comment follows
 
+    def nag_tuple(self) -> tuple[int, ...]:
+        """The NAGs as the annotations hold them."""
+        return tuple(self.nags) if self.nags else ()
+
     def annotations(self) -> Annotations:
         if self.suffix is None and self.note is None and self.nags is None and not self.comments:
             return NO_ANNOTATIONS
@@ -73,7 +79,7 @@ class Item:
             Annotations,
             suffix=self.suffix,
             note=self.note,
-            nags=tuple(self.nags or ()),
+            nags=self.nag_tuple(),
             alert=False,
             explanation=None,
             comments=tuple(self.comments or ()),
@@ -99,9 +105,10 @@ def entry_model(item: Item | AuctionEntry | PlayedCard) -> AuctionEntry:
     if (item.note is not None or item.suffix is not None or item.nags) and (
         not item.comments and item.text is None
     ):  # an annotated call seen before: no model to build
-        nags = tuple(item.nags) if item.nags else ()
         found = shared_entry(
-            item.kind, item.call, item.insufficient, item.suffix, item.note, nags
+            entry_key(
+                item.kind, item.call, item.insufficient, item.suffix, item.note, item.nag_tuple()
+            )
         )
         if found is not None:
             return found
@@ -131,10 +138,11 @@ def slot_model(item: Item | AuctionEntry | PlayedCard) -> PlayedCard:
     assert isinstance(item, Item)  # a play holds no AuctionEntry
     if (item.note is not None or item.suffix is not None or item.nags) and not item.comments:
         # an annotated card seen before: no model to build
-        nags = tuple(item.nags) if item.nags else ()
         found = shared_slot(
-            item.slot, item.card, item.revoke, item.lead_out_of_turn, item.suffix, item.note,
-            nags,
+            slot_key(
+                item.slot, item.card, item.revoke, item.lead_out_of_turn, item.suffix,
+                item.note, item.nag_tuple(),
+            )
         )
         if found is not None:
             return found

@@ -18,9 +18,14 @@ from shared import REAL_LIN, REAL_PBN, files, needs_corpus
 import bridgefiles as bf
 from bridgefiles.checks.schema import board_schema
 from bridgefiles.model import Auction, Call, Card, Play, Seat
-from bridgefiles.model.auction import SHARED_ENTRIES, AuctionEntry
+from bridgefiles.model.auction import SHARED_ENTRIES, AuctionEntry, EntryKind
+from bridgefiles.model.auction import shared_annotated as auction_shared
+from bridgefiles.model.auction import shared_key as entry_key
 from bridgefiles.model.board import Board, TagPair, shared_tag
-from bridgefiles.model.play import SHARED_SLOTS, PlayedCard
+from bridgefiles.model.calls import PASS
+from bridgefiles.model.play import SHARED_SLOTS, PlayedCard, Slot
+from bridgefiles.model.play import shared_annotated as play_shared
+from bridgefiles.model.play import shared_key as slot_key
 from bridgefiles.model.positions import count, pack, position
 from bridgefiles.model.shared import SharedTable, forget
 
@@ -213,6 +218,16 @@ def test_an_annotated_entry_found_shared_is_the_one_a_build_gives() -> None:
     text = GAME.split("[Auction")[0] + auction + play
     first, second = bf.loads(text + "\n" + text.replace('"1"', '"2"'), "pbn").boards
     assert first.auction is not None and second.auction is not None
+    # the reader's look-up finds what the first board left (else every one is built again)
+    entries = first.auction.entries
+    one_club = Call.parse("1C")
+    assert auction_shared(entry_key(EntryKind.CALL, one_club, False, None, 1, ())) is entries[0]
+    assert auction_shared(entry_key(EntryKind.CALL, PASS, True, None, 1, ())) is entries[2]
+    assert auction_shared(entry_key(EntryKind.CALL, PASS, False, None, 1, ())) is entries[3]
+    assert first.play is not None
+    d4 = Card.parse("D4")
+    assert play_shared(slot_key(Slot.CARD, d4, True, False, None, 1, ())) is first.play.slots[2]
+    assert play_shared(slot_key(Slot.CARD, d4, False, False, None, 1, ())) is first.play.slots[3]
     forget()  # built afresh: what the tables give must equal it
     (fresh,) = bf.loads(text, "pbn").boards
     assert fresh.auction is not None and fresh.play is not None
