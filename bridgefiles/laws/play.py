@@ -15,13 +15,20 @@ from typing import NamedTuple
 
 from bridgefiles.laws.claims import Settlement, settle
 from bridgefiles.laws.editions import Edition
-from bridgefiles.laws.plain import plain_winners
 from bridgefiles.laws.revokes import Revoke, RevokeRuling
-from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Card, Strain
+from bridgefiles.model.cards import ALL_CARDS, SUITS_BY_ORDER, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
-from bridgefiles.model.outcome import NO_TRUMP, winning_position
-from bridgefiles.model.play import Play, PlayedCard, PlayEnd, Slot, card_indices
+from bridgefiles.model.outcome import NO_TRUMP, STANDINGS
+from bridgefiles.model.play import (
+    CARDLESS,
+    NEXT_CARD,
+    NO_CARD,
+    Play,
+    PlayEnd,
+    Slot,
+    slot_codes,
+)
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat
 
 
@@ -52,91 +59,80 @@ def _where(play: Play, index: int, trick: int, seat: Seat) -> dict[str, object]:
 
 _FULL = (1 << 52) - 1
 _BIT = tuple(1 << i for i in range(52))
-_SUIT_MASK = 0x1FFF  # a suit's 13 bits, shifted by 13 * suit order
+_SUITS = tuple(0x1FFF << 13 * suit for suit in range(4))  # a suit's 13 bits of a hand
+_SUIT_OF = tuple(i // 13 for i in range(52))
 _INDEX = attrgetter("index")
-_CARD, _NEXT = Slot.CARD, Slot.NEXT
-# the seats of a trick in playing order, by the leader's order
-_ORDERS = tuple(tuple((lead + k) & 3 for k in range(4)) for lead in range(4))
-# the seats of the record's columns, by the order of the seat of its first column
-_SEATS = tuple(tuple(ROTATION[(first + k) & 3] for k in range(4)) for first in range(4))
+# the seats of a trick in playing order, each with its place in the trick and its column
+# in the record, by the order of the seat of the record's first column and the leader's
+_PLACES = tuple(
+    tuple(
+        tuple((pos, (lead + pos) & 3, (lead + pos - first) & 3) for pos in range(4))
+        for lead in range(4)
+    )
+    for first in range(4)
+)
 
 
 class _Hands:
     """What each seat still holds, as far as the deal tells: per seat (by order) a bit
-    mask of card indices and (once ``count_suits`` is called) a count per suit, cheap to
-    test and update."""
+    mask of card indices, cheap to test and update, and the cards it held twice."""
 
-    __slots__ = ("cards", "held", "played", "pool", "sound", "suits")
+    __slots__ = ("extra", "held", "played", "pool")
 
     def __init__(self, deal: Deal | None, masks: tuple[int, int, int, int] | None = None) -> None:
         self.held: list[int | None] = [None, None, None, None]
-        self.cards: list[tuple[Card, ...]] = [(), (), (), ()]
-        self.suits: list[list[int] | None] = [None, None, None, None]
+        # by seat: the cards its hand holds more than once (the reader said so); a copy
+        # can never be played, but it counts as a card of its suit still held (Law 61)
+        self.extra = [0, 0, 0, 0]
         self.pool: int | None = None  # the cards left for the hands not given
-        self.played: dict[int, tuple[int, Seat]] = {}
-        self.sound = False  # four hands, no card twice: each card has one holder
+        # card index -> 4 * (trick - 1) + the seat's order, for each card taken
+        self.played: dict[int, int] = {}
         if masks is not None:  # a whole, sound deal (model.deal.whole_deal_masks)
             self.held = list(masks)
-            self.sound = True
             return
         if deal is None:
             return
         hands = deal.hands
         union = 0
         known = 0
-        sound = True
         for s, seat in enumerate(ROTATION):
             hand = hands.get(seat)
             if hand is None:
                 continue
             cards = hand.cards
             mask = sum(map(_BIT.__getitem__, map(_INDEX, cards)))
-            if mask.bit_count() != len(cards):  # a card twice in the hand (the reader said so)
+            if mask.bit_count() != len(cards):  # a card twice in the hand
                 mask = reduce(or_, map(_BIT.__getitem__, map(_INDEX, cards)), 0)
-                sound = False
-            sound = sound and not union & mask  # and no card in two hands
-            self.held[s], self.cards[s] = mask, cards
+                seen = 0
+                for c in cards:
+                    if seen & _BIT[c.index]:
+                        self.extra[s] |= _BIT[c.index]
+                    seen |= _BIT[c.index]
+            self.held[s] = mask
             union |= mask
             known += 1
         if known < 4:
             self.pool = _FULL & ~union
-        self.sound = sound and known == 4
-
-    def count_suits(self) -> None:
-        """The count per suit of each known hand, for following suit card by card."""
-        for s, mask in enumerate(self.held):
-            if mask is None:
-                continue
-            cards = self.cards[s]
-            if self.sound or mask.bit_count() == len(cards):  # each card once
-                counts = [(mask >> shift & _SUIT_MASK).bit_count() for shift in (0, 13, 26, 39)]
-            else:  # a card twice in the hand: count each copy
-                counts = [0, 0, 0, 0]
-                for c in cards:
-                    counts[c.index // 13] += 1
-            self.suits[s] = counts
 
     def take(self, seat: int, index: int, trick: int) -> str | None:
         """Remove a played card; say why it could not have been played, if so."""
         card = ALL_CARDS[index]
         who = ROTATION[seat]
         if index in self.played:
-            number, by = self.played[index]
-            return f"{card} was already played by {by.full_name} at trick {number}"
+            earlier = self.played[index]
+            by = ROTATION[earlier & 3]
+            return f"{card} was already played by {by.full_name} at trick {(earlier >> 2) + 1}"
         bit = _BIT[index]
         mask = self.held[seat]
         if mask is not None:
             if not mask & bit:
                 return f"{who.full_name} does not hold {card}"
             self.held[seat] = mask ^ bit
-            counts = self.suits[seat]
-            assert counts is not None
-            counts[index // 13] -= 1
         elif self.pool is not None:
             if not self.pool & bit:
                 return f"{card} is not among the cards left for {who.full_name}'s unknown hand"
             self.pool ^= bit
-        self.played[index] = (trick, who)
+        self.played[index] = 4 * (trick - 1) + seat
         return None
 
 
@@ -232,35 +228,13 @@ def replay_play(
     nslots = len(slots)
     first = SEAT_ORDER[play.first]
     trump = strain.order if strain is not None else NO_TRUMP
+    standings = STANDINGS[trump]  # Law 44, one table lookup a card
     lead = SEAT_ORDER[leader] if leader is not None else 0  # the leader, by order
-    hands = None if masks is not None else _Hands(deal)
-    sound = masks if hands is None else hands.held if hands.sound else None  # by seat order
-    if sound is not None and leader is not None and strain is not None:
-        indices = card_indices(play) if nslots and nslots <= 52 and not nslots & 3 else None
-        columns = plain_winners(indices, sound, first, lead, trump) if indices else None
-        if columns is not None:  # nothing for the Laws to say card by card
-            won_by = tuple(map(_SEATS[first].__getitem__, columns))
-            played = None
-            if declarer is not None:
-                d = (SEAT_ORDER[declarer] - first) & 3  # declarer's column
-                played = columns.count(d) + columns.count(d ^ 2)
-            return _ending(
-                play,
-                won_by,
-                (),
-                [],
-                played,
-                nslots >> 2,
-                declarer,
-                marked,
-                result_tricks,
-                result_disputed,
-                laws,
-            )
-    if hands is None:
-        hands = _Hands(deal, masks)
-    held, suits = hands.held, hands.suits
-    hands.count_suits()
+    hands = _Hands(deal, masks)
+    held, extra, played = hands.held, hands.extra, hands.played
+    codes, marks = slot_codes(play)
+    codes.extend([NO_CARD] * (-nslots % 4))  # a last trick cut short: its missing cards
+    bits, suit_of, suits, no_card = _BIT, _SUIT_OF, _SUITS, NO_CARD  # (locals: a quicker loop)
     diags: list[Diagnostic] = []
     dummy = SEAT_ORDER[declarer.partner] if declarer is not None else -1
     ntricks = min(13, (nslots + 3) // 4)
@@ -271,53 +245,47 @@ def replay_play(
     following = leader is not None  # the play order is known
     after_next = False  # a '+' was met: nothing real may come after it
     next_at = 0  # the trick of the '+'
-    last_trick_seen = 0
     for t in range(ntricks):
         number = t + 1
-        tslots = slots[4 * t : 4 * t + 4]
-        by_seat: list[PlayedCard | None] = [None, None, None, None]
-        marked_lead = False
-        for k, s in enumerate(tslots):
-            by_seat[(first + k) & 3] = s
-            if s.slot is _CARD:
-                last_trick_seen = number
-            if s.lead_out_of_turn:
-                marked_lead = True
-        if marked_lead:  # who leads: the ^L card's seat, else the expected leader
+        base = 4 * t  # the trick's first slot
+        if marks and any(s.lead_out_of_turn for s in slots[base : base + 4]):
+            # who leads: the ^L card's seat, else the expected leader
             seat_led = _marked_leads(
                 play, number, following, ROTATION[lead] if following else None, diags
             )
             if seat_led is not None:
                 lead = SEAT_ORDER[seat_led]
-        order = _ORDERS[lead] if following else _ORDERS[0]
-        cards: list[int] = []
+        places = _PLACES[first][lead if following else 0]
         led = -1
+        standing = standings[0]
+        best = -1  # the standing of the best card so far, and its seat
+        win = 0
+        count = 0  # cards of the trick taken
         trick_known = following
-        for pos in range(4):
-            seat = order[pos]
-            got = by_seat[seat]
-            at = 4 * t + ((seat - first) & 3)  # its slot
-            if got is None or got.slot is not _CARD or got.card is None:
-                if got is not None and got.slot is _NEXT:
+        for pos, seat, offset in places:
+            at = base + offset  # its slot
+            code = codes[at]
+            if code >= no_card:  # no card here
+                if code == NEXT_CARD:
                     after_next, next_at = True, number
                 trick_known = False
                 if pos == 0:
                     following = False  # unknown lead: the order is lost from here
                 continue
-            index = got.card.index
-            suit = index // 13
+            suit = suit_of[code]
             if after_next and (following or number > next_at):
                 diags.append(
                     error(
                         "play",
-                        f"{got.card} comes after the '+' that marks the next card to play",
+                        f"{ALL_CARDS[code]} comes after the '+' that marks the next card to play",
                         **_where(play, at, number, ROTATION[seat]),
                     )
                 )
-            if following and trick_known and pos > 0 and led >= 0 and suit != led:
-                counts = suits[seat]
-                held_led = None if counts is None else counts[led] > 0
-                if held_led or (held_led is None and got.revoke):
+            revoke = marks and slots[at].revoke
+            if following and trick_known and pos > 0 and suit != led:
+                mask = held[seat]
+                held_led = None if mask is None else bool((mask | extra[seat]) & suits[led])
+                if held_led or (held_led is None and revoke):
                     line, column = play.where(at)
                     revokes.append(
                         Revoke(
@@ -326,26 +294,26 @@ def replay_play(
                             suit=SUITS_BY_ORDER[led],
                             established=False,  # decided below (Law 63)
                             dummy=seat == dummy,
-                            marked=got.revoke,
+                            marked=revoke,
                             line=line,
                             column=column,
                         )
                     )
-                elif got.revoke:
+                elif revoke:
                     diags.append(
                         error(
                             "revoke",
-                            f"{got.card} is marked as a revoke, but {ROTATION[seat].full_name} "
-                            f"had no {SUITS_BY_ORDER[led].value} left",
+                            f"{ALL_CARDS[code]} is marked as a revoke, but "
+                            f"{ROTATION[seat].full_name} had no {SUITS_BY_ORDER[led].value} left",
                             law="61A",
                             **_where(play, at, number, ROTATION[seat]),
                         )
                     )
-            elif got.revoke and following and trick_known:
+            elif revoke and following and trick_known:
                 diags.append(
                     error(
                         "revoke",
-                        f"{got.card} is marked as a revoke, but it "
+                        f"{ALL_CARDS[code]} is marked as a revoke, but it "
                         + ("is the lead" if pos == 0 else "follows suit"),
                         law="61A",
                         **_where(play, at, number, ROTATION[seat]),
@@ -353,12 +321,11 @@ def replay_play(
                 )
             # the common case of hands.take inline: a card of a known hand, not played yet
             mask = held[seat]
-            if mask is not None and mask & _BIT[index] and index not in hands.played:
-                held[seat] = mask ^ _BIT[index]
-                suits[seat][suit] -= 1  # type: ignore[index]  # set with held
-                hands.played[index] = (number, ROTATION[seat])
+            if mask is not None and mask & bits[code] and code not in played:
+                held[seat] = mask ^ bits[code]
+                played[code] = base + seat
             else:
-                why = hands.take(seat, index, number)
+                why = hands.take(seat, code, number)
                 if why is not None:
                     diags.append(
                         error(
@@ -373,12 +340,15 @@ def replay_play(
                     trick_known = following = False
             if pos == 0:
                 led = suit
-            cards.append(index)
-        if following and trick_known and len(cards) == 4:
+                standing = standings[suit]
+            if standing[code] > best:  # Law 44: of two equal cards the first wins
+                best, win = standing[code], seat
+            count += 1
+        if following and trick_known and count == 4:
             if strain is None:
                 following = False
             else:
-                lead = (lead + winning_position(cards, trump)) & 3
+                lead = win
                 winners.append(lead)
         elif following:
             following = False
@@ -406,23 +376,31 @@ def replay_play(
             )
         )
     won_by = tuple(map(ROTATION.__getitem__, winners))
-    played = None
+    ours = None
     if declarer is not None:
         d = SEAT_ORDER[declarer]
-        played = winners.count(d) + winners.count(d ^ 2)
+        ours = winners.count(d) + winners.count(d ^ 2)
     return _ending(
         play,
         won_by,
         tuple(settled),
         diags,
-        played,
-        last_trick_seen,
+        ours,
+        _last_trick_seen(codes),
         declarer,
         marked,
         result_tricks,
         result_disputed,
         laws,
     )
+
+
+def _last_trick_seen(codes: list[int]) -> int:
+    """The last trick (of the first 13) with a slot recorded as a card."""
+    for i in range(min(len(codes), 52) - 1, -1, -1):
+        if codes[i] < NO_CARD or codes[i] == CARDLESS:
+            return i // 4 + 1
+    return 0
 
 
 def _ending(
@@ -438,7 +416,7 @@ def _ending(
     result_disputed: bool,
     laws: Edition,
 ) -> PlayResult:
-    """How a replay ends, for a plain play as for one followed card by card: the tricks
+    """How a replay ends: the tricks
     settled with any claim and Law 64 (``claims.settle``), the findings in trick order.
 
     ``won_by``: the winners of the tricks followed to the end; ``played``: declarer's

@@ -183,6 +183,30 @@ _REVOKE = attrgetter("revoke")
 _LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
 
 
+NO_CARD, NEXT_CARD, CARDLESS = 52, 53, 54
+"""The codes of :func:`slot_codes` that are no card: '-', '+', and a slot said to be a
+card that holds none (a model built by hand)."""
+
+
+def _code(slot: PlayedCard) -> int:
+    if slot.slot is Slot.CARD:
+        return CARDLESS if slot.card is None else slot.card.index
+    return NEXT_CARD if slot.slot is Slot.NEXT else NO_CARD
+
+
+def slot_codes(play: Play) -> tuple[list[int], bool]:
+    """Each slot as a small int, for the Laws' replay: its card's index (0-51) or
+    :data:`NO_CARD`, :data:`NEXT_CARD`, :data:`CARDLESS`; and whether any slot is marked
+    (``^R``, ``^L``). The shared slots are found by identity in one C-level pass, so the
+    common play costs no attribute look-up a card."""
+    slots = play.slots
+    codes = list(map(_SHARED_INDEX.get, map(id, slots)))  # 52 '-', 53 '+'
+    if None not in codes:
+        return codes, False  # type: ignore[return-value]  # no None: shared, unmarked
+    marked = any(map(_REVOKE, slots)) or any(map(_LEAD_OUT_OF_TURN, slots))
+    return list(map(_code, slots)), marked
+
+
 def card_indices(play: Play) -> list[int] | None:
     """The card index (``Card.index``) of each slot in order, when every slot is a card
     with no mark (no ``-`` or ``+``, no ``^R`` or ``^L``): the common play, which the Laws

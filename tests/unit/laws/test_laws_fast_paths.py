@@ -16,36 +16,25 @@ from typing import Any
 
 import pytest
 from auctions import auction
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from shared import CONFORMANCE, CORPUS, REAL_LIN, REAL_PBN, vector_params
 
 import bridgefiles as bf
 from bridgefiles.laws import claims as claims_module
-from bridgefiles.laws import play as play_module
 from bridgefiles.laws import replay_auction
 from bridgefiles.laws.claims import settle
 from bridgefiles.laws.play import replay_play
 from bridgefiles.laws.revokes import Revoke
 from bridgefiles.model import (
-    ALL_CARDS,
     Auction,
     AuctionEnd,
     Board,
-    Card,
-    Play,
-    PlayedCard,
-    PlayEnd,
     Seat,
-    Strain,
     Suit,
 )
 from bridgefiles.model.auction import entry_codes
 from bridgefiles.model.deal import Deal, whole_deal_masks
-from bridgefiles.model.outcome import STANDINGS, auction_outcome
+from bridgefiles.model.outcome import auction_outcome
 from bridgefiles.model.play import card_indices
-from bridgefiles.model.seats import SEAT_ORDER
-from bridgefiles.testing.synthetic import generate, to_pbn
 
 
 def _files() -> list[Any]:
@@ -195,159 +184,6 @@ def test_fast_paths_on_the_corpus(path: Path) -> None:
             by_deal = replay_play(fresh, deal, contract.strain, declarer)
             by_masks = replay_play(play, None, contract.strain, declarer, masks=masks)
             assert by_masks == by_deal, board.label
-
-
-# -- the plain play (laws.plain.plain_winners) against the card-by-card replay ------------
-
-
-def _rulings(
-    play: Play, deal: Deal | None, strain: Strain | None, declarer: Seat | None, **kw: Any
-) -> Any:
-    """The replay with its plain-play shortcut, and card by card (the shortcut refused)."""
-    fast = replay_play(play, deal, strain, declarer, **kw)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(play_module, "plain_winners", lambda *args: None)
-        slow = replay_play(play, deal, strain, declarer, **kw)
-    return fast, slow
-
-
-def _slots(cards: list[Card]) -> tuple[PlayedCard, ...]:
-    return tuple(PlayedCard(card=c, line=1 + i // 4, column=1 + i % 4) for i, c in enumerate(cards))
-
-
-@st.composite
-def _plays(draw: st.DrawFn) -> tuple[Play, Deal, Strain, Seat, int | None]:
-    """A deal and a play from it, mostly by the rules, sometimes not: a card of another
-    suit while one of the suit led is held (a revoke), a card of another hand or one
-    played before, a record that stops at any card, a claim or not."""
-    order = draw(st.permutations(range(52)))
-    hands = [sorted(order[13 * k : 13 * k + 13]) for k in range(4)]
-    deal = Deal.parse("N:" + " ".join(map(_hand_text, hands)))
-    strain = draw(st.sampled_from(list(Strain)))
-    declarer = draw(st.sampled_from(list(Seat)))
-    first = draw(st.sampled_from(list(Seat)))
-    trump = strain.order if strain is not Strain.NT else 4
-    left = [list(h) for h in hands]
-    leader = SEAT_ORDER[declarer.lho]
-    played: dict[int, int] = {}  # seat order -> card index, this trick
-    columns: list[int] = []  # record order: column k of a trick is seat first + k
-    tricks = draw(st.integers(0, 13))
-    for _ in range(tricks):
-        played.clear()
-        led = -1
-        for k in range(4):
-            seat = (leader + k) & 3
-            hand = left[seat]
-            follow = [c for c in hand if c // 13 == led]
-            roll = draw(st.integers(0, 99))
-            if roll < 3 and columns:  # a card played before, or of another hand
-                card = draw(st.sampled_from([*columns, *left[(seat + 1) & 3]] or hand))
-            elif roll < 8 or not follow:
-                card = draw(st.sampled_from(hand))  # maybe a revoke
-            else:
-                card = draw(st.sampled_from(follow))
-            if card in hand:
-                hand.remove(card)
-            if k == 0:
-                led = card // 13
-            played[seat] = card
-        standings = STANDINGS[trump][led]
-        leader = max(played, key=lambda s: standings[played[s]])
-        columns.extend(played[(SEAT_ORDER[first] + k) & 3] for k in range(4))
-    cut = draw(st.integers(0, len(columns)))
-    if draw(st.booleans()):
-        cut -= cut % 4
-    claim = draw(st.sampled_from([None, None, *range(14)]))
-    play = Play(
-        first=first,
-        slots=_slots([ALL_CARDS[c] for c in columns[:cut]]),
-        end=PlayEnd.STOPPED if claim is not None else PlayEnd.OPEN,
-    )
-    return play, deal, strain, declarer, claim
-
-
-def _hand_text(indices: list[int]) -> str:
-    suits = [
-        [ALL_CARDS[i].rank.char for i in sorted(indices, reverse=True) if i // 13 == s]
-        for s in (3, 2, 1, 0)
-    ]
-    return ".".join("".join(s) for s in suits)
-
-
-@settings(max_examples=400, deadline=None)
-@given(_plays())
-def test_plain_play_is_ruled_as_card_by_card(
-    case: tuple[Play, Deal, Strain, Seat, int | None],
-) -> None:
-    play, deal, strain, declarer, claim = case
-    masks = whole_deal_masks(str(deal))
-    assert masks is not None
-    for kw in ({}, {"result_tricks": claim}, {"result_tricks": claim, "result_disputed": True}):
-        fast, slow = _rulings(play, deal, strain, declarer, **kw)
-        assert fast == slow
-    fast, slow = _rulings(play, None, strain, declarer, masks=masks, result_tricks=claim)
-    assert fast == slow
-
-
-@pytest.mark.parametrize("path", _files())
-def test_plain_play_on_the_corpus(path: Path) -> None:
-    for board in _boards(path):
-        play, contract = (
-            board.play,
-            board.contract or (board.outcome.contract if board.outcome else None),
-        )
-        if play is None or contract is None or contract.passed_out:
-            continue
-        result = board.result
-        for declarer in {board.declarer or Seat.N, Seat.E}:
-            kw = {
-                "result_tricks": result.declarer_tricks(declarer) if result else None,
-                "result_disputed": result is not None and result.disputed,
-            }
-            fast, slow = _rulings(play, board.deal, contract.strain, declarer, **kw)
-            assert fast == slow, board.label
-
-
-def _mutations(cards: list[int]) -> list[list[int]]:
-    """Plays a few changes away from a legal one: a seat's card repeated in place of
-    another of the same suit (played twice, the other never), two cards of different
-    seats exchanged (not held), two cards of one seat exchanged (maybe a revoke), and
-    the record stopped at each trick."""
-    out = [cards[:n] for n in range(0, len(cards), 4)]
-    for column in range(4):
-        mine = cards[column::4]
-        for t1, a in enumerate(mine):
-            for t2 in range(t1 + 1, len(mine)):
-                b = mine[t2]
-                changed = list(cards)
-                if a // 13 == b // 13:
-                    changed[4 * t2 + column] = a  # played twice
-                    out.append(changed)
-                changed = list(cards)
-                changed[4 * t1 + column], changed[4 * t2 + column] = b, a
-                out.append(changed)
-    for i in range(0, len(cards) - 1, 3):
-        changed = list(cards)
-        changed[i], changed[i + 1] = changed[i + 1], changed[i]  # seats that hold the other
-        out.append(changed)
-    return out
-
-
-def test_plain_play_on_changed_plays() -> None:
-    boards = [b for text in to_pbn(generate(12, seed=5)) for b in bf.loads(text, "pbn").boards]
-    cases = 0
-    for board in boards:
-        play, contract, declarer = board.play, board.contract, board.declarer
-        if play is None or contract is None or contract.passed_out or declarer is None:
-            continue
-        cards = card_indices(play)
-        assert cards is not None
-        for changed in _mutations(cards):
-            fresh = play.model_copy(update={"slots": _slots([ALL_CARDS[c] for c in changed])})
-            fast, slow = _rulings(fresh, board.deal, contract.strain, declarer)
-            assert fast == slow, (board.label, changed)
-            cases += 1
-    assert cases > 1000
 
 
 def test_claim_without_revokes_is_split_as_every_split_would() -> None:

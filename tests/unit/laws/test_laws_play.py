@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bridgefiles as bf
 from bridgefiles.checks.validate import validate_board
-from bridgefiles.laws import play as play_module
 from bridgefiles.laws import replay_auction, replay_play
-from bridgefiles.laws.plain import plain_winners
 from bridgefiles.model import (
     ALL_CARDS,
     Auction,
@@ -33,7 +29,6 @@ from bridgefiles.model import (
     TagPair,
 )
 from bridgefiles.model.diagnostic import Severity
-from bridgefiles.testing.synthetic import generate, to_pbn
 
 # R1 of laws.md 2.2 (fixtures/laws-revokes.pbn): 4S by South, West revokes at trick 3.
 DEAL = "S:AQJ.AKJ75.J54.A6 73.Q942.A93.Q732 KT96.86.KT72.954 8542.T3.Q86.KJT8"
@@ -363,41 +358,3 @@ def test_board_json_has_the_design_keys() -> None:
     assert data["diagnostics"][0]["trick"] == 3 and data["diagnostics"][0]["seat"] == "W"
 
 
-def test_plain_plays_are_ruled_as_card_by_card() -> None:
-    """A play with nothing for the Laws to say is ruled a trick at a time; the ruling
-    must be the one the card-by-card replay gives (winners, counts, no findings)."""
-    boards = [
-        b
-        for text in to_pbn(generate(120, seed=11))
-        for b in bf.loads(text, "pbn").boards
-        if b.play is not None and b.contract is not None and not b.contract.passed_out
-    ]
-    assert len(boards) > 100
-
-    def ruling(board: Board) -> Any:
-        assert board.play is not None and board.contract is not None
-        result = board.result
-        pr = replay_play(
-            board.play,
-            board.deal,
-            board.contract.strain,
-            board.declarer,
-            result_tricks=result.declarer_tricks(board.declarer) if result else None,
-        )
-        return (pr.winners, pr.played, pr.won, pr.law64, pr.final, pr.diagnostics)
-
-    plain = plain_winners
-    taken: list[bool] = []
-
-    def counted(*args: Any) -> Any:
-        found = plain(*args)
-        taken.append(found is not None)
-        return found
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(play_module, "plain_winners", counted)
-        fast = [ruling(b) for b in boards]
-        mp.setattr(play_module, "plain_winners", lambda *args: None)
-        slow = [ruling(b) for b in boards]
-    assert sum(taken) > 0.9 * len(boards)  # the generator's plays are plain
-    assert fast == slow
