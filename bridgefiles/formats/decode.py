@@ -65,9 +65,6 @@ def _utf8_tail(body: bytes) -> int:
     return 0
 
 
-_RUN = 512  # lines a batch of decoded text holds at most (a chunk is ~3,800 of them)
-
-
 @dataclass
 class LineDecoder:
     """Decodes binary lines; remembers the charset it settled on and what it found.
@@ -89,7 +86,6 @@ class LineDecoder:
     _from_bom: bool = False
     _explicit: bool = False  # the charset in force was declared (BOM, directive or caller)
     _utf16: bool = False  # the input was UTF-16, converted by the splitter
-    _ascii_batch: bool = True  # the batch _plain_batch passed last is ASCII
 
     def read(self, chunks: Iterable[bytes]) -> Iterator[str]:
         """Text lines from binary chunks, within ``limits``: the whole decode layer."""
@@ -107,73 +103,51 @@ class LineDecoder:
         return "".join(self.read([data]))
 
     def _batched(self, batches: Iterable[list[bytes]]) -> Iterator[list[str]]:
-        """:meth:`lines` in runs of lines: a batch of plain lines (no ``%`` line, none
-        cut, ASCII or, once the file is known to be UTF-8, valid UTF-8) has nothing to
-        decide or report, so it is decoded whole, without the checks; in other batches
-        a run of ASCII lines that are no ``%`` line, and every other line alone, as
-        :meth:`lines` reads it. So what a line holds to report is found when the reader
-        asks for that line, not before: its finding goes with the board being read."""
+        """The decoded lines in runs: one path per line, so each rule is written once.
+
+        A line with nothing to decide or report (not the first, not a ``%`` line, not
+        cut, and ASCII or, once the file is known to be UTF-8 and is not UTF-16, valid
+        UTF-8) is decoded in the loop and joins the current run; any other line ends
+        the run and goes alone through :meth:`_line`, with its checks. So what a line
+        holds to report is found when the reader asks for that line, not before: its
+        finding goes with the board being read."""
         lineno = 0
         for batch in batches:
             if not self._bom_checked and batch:
                 lineno += 1
                 yield [self._line(batch[0], lineno)]
                 batch = batch[1:]
-            if not batch:
-                continue
-            if not self._utf16 and self._plain_batch(batch):
-                lineno += len(batch)
-                codec = "ascii" if self._ascii_batch else "utf-8"
-                for i in range(0, len(batch), _RUN):  # (a chunk's lines in runs: less held)
-                    yield [raw.decode(codec) for raw in batch[i : i + _RUN]]
-                continue
+            utf8 = self.encoding == "utf-8" and not self._utf16
             run: list[str] = []
             for raw in batch:
                 lineno += 1
-                if type(raw) is bytes and raw.isascii() and raw[:1] != b"%":
-                    self._offset += len(raw)
-                    run.append(raw.decode("ascii"))
-                    continue
+                if type(raw) is bytes and raw[:1] != b"%":
+                    if raw.isascii():
+                        self._offset += len(raw)
+                        run.append(raw.decode("ascii"))
+                        continue
+                    if utf8:
+                        try:
+                            text = raw.decode("utf-8")
+                        except UnicodeDecodeError:
+                            pass  # (_line reports it)
+                        else:
+                            self._offset += len(raw)
+                            run.append(text)
+                            continue
                 if run:
                     yield run
                     run = []
                 yield [self._line(raw, lineno)]
+                utf8 = self.encoding == "utf-8" and not self._utf16  # (the line may decide it)
             if run:
                 yield run
         self._end(lineno)
 
-    def _plain_batch(self, batch: list[bytes]) -> bool:
-        """Whether ``batch`` needs no check (see :meth:`_batched`); counts its bytes if so."""
-        joined = b"".join(batch)
-        if (
-            joined.startswith(b"%")
-            or b"\n%" in joined
-            or b"\r%" in joined
-            or CutLine in map(type, batch)
-        ):
-            return False
-        self._ascii_batch = joined.isascii()
-        if not self._ascii_batch:
-            if self.encoding != "utf-8":
-                return False
-            try:
-                joined.decode("utf-8")
-            except UnicodeDecodeError:
-                return False
-        self._offset += len(joined)
-        return True
-
     def lines(self, raw_lines: Iterable[bytes]) -> Iterator[str]:
         """Text lines, each with its line end as in the source."""
-        lineno = 0
-        for raw in raw_lines:
-            lineno += 1
-            if self._bom_checked and type(raw) is bytes and raw.isascii() and raw[:1] != b"%":
-                self._offset += len(raw)  # the common case, kept short
-                yield raw.decode("ascii")
-                continue
-            yield self._line(raw, lineno)
-        self._end(lineno)
+        for run in self._batched([raw] for raw in raw_lines):
+            yield from run
 
     def _line(self, raw: bytes, lineno: int) -> str:
         """One line's text, with what it holds to report."""

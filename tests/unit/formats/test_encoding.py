@@ -154,6 +154,46 @@ def test_the_byte_offset_is_exact(text: str, at: int, bad: bytes) -> None:
     assert _offset(dec.diagnostics[0]) == 3 + 5 + cut
 
 
+_LINE_KINDS = st.sampled_from(["ascii", "utf-8", "latin-1", "percent"])
+
+
+@given(st.lists(st.tuples(_LINE_KINDS, st.text(st.characters(min_codepoint=0xA0,
+                                                              max_codepoint=0xFF),
+                                                min_size=1, max_size=6)),
+                min_size=1, max_size=60),
+       st.integers(1, 300), st.booleans())
+@settings(max_examples=200, deadline=None)
+def test_a_file_of_mixed_lines_reads_each_line_and_reports_each_bad_byte_at_its_offset(
+        kinds: list[tuple[str, str]], chunk: int, bom: bool) -> None:
+    """However the bytes come in chunks, a UTF-8 file (BOM or declared) reads every
+    valid line as UTF-8 and every Latin-1 line as Windows-1252, each with one
+    error at the offset of its first bad byte: the common lines take no other path."""
+    head = codecs.BOM_UTF8 if bom else b"%charset=UTF-8\n"
+    data, expected, bad = bytearray(head), ["" if bom else "%charset=UTF-8\n"], []
+    for kind, word in kinds:
+        if kind == "ascii":
+            raw = b"1S Pass 2C Pass\n"
+        elif kind == "percent":
+            raw = b"% a comment\n"
+        elif kind == "utf-8":
+            raw = f'[Event "{word}"]\n'.encode()
+        else:  # (its bytes may happen to be valid UTF-8: then they are read so)
+            raw = f'{{{word}}}\n'.encode("latin-1")
+        try:
+            expected.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            expected.append(raw.decode("cp1252"))
+            bad.append(len(data) + exc.start)
+        data += raw
+    pieces = [bytes(data[i : i + chunk]) for i in range(0, len(data), chunk)]
+    decoder = LineDecoder()
+    assert "".join(decoder.read(pieces)) == "".join(expected)
+    assert decoder.encoding == "utf-8"
+    assert [(d.severity.value, _offset(d)) for d in decoder.diagnostics] == [
+        ("error", at) for at in bad
+    ]
+
+
 def test_through_the_api_the_diagnostic_rides_on_the_board() -> None:
     board = Board(tags=(TagPair(name="Event", value="x"),))
     data = codecs.BOM_UTF8 + bf.dumps([board], "json").encode().replace(b'"x"', b'"\xff"')
