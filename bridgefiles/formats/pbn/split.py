@@ -36,11 +36,10 @@ _BAD_CHAR = re.compile(r"[\x00-\x08\x0c\x0e-\x1f\x7f-\x9f]")
 _SPECIAL = re.compile(r'[{;"]')
 _STRING_END = re.compile(r'(?:[^"\\]|\\.)*"')
 _BLANK = " \t\r\n"
-_COMPACT = 4096  # lines joined into one string, so a run of '%' lines stays small
+_COMPACT = 1024  # pending lines joined into one string, so a long game is held as text
 MAX_PBN_LINE = 255  # including the line end, counted as one character (PBN 2.1)
 _TABLE_SPECIAL = re.compile(r'[\[{;"]')
 _CHECKED_WIDTH = 200  # a line longer than this is looked at for the length limit
-_BLANK_LINE = re.compile(r"^[ \t]*\r?\n", re.MULTILINE)  # (in text with no CR but in CRLF)
 
 
 class RawGame:
@@ -254,10 +253,8 @@ def split_games(
     A ``{`` comment still open after ``max_comment_size`` characters is taken as closed
     there (with a ``limit`` error), so an unterminated comment cannot swallow the file.
 
-    The lines come a batch at a time (decode.line_batches). A batch of plain lines (no
-    comment, string of ``;``, escape line, table, CR or long line, after the preamble
-    and outside a comment or table) is split where its semi-empty lines are, in C-level
-    passes over its text; other batches a line at a time.
+    The lines come a batch at a time (decode.line_batches) and are taken a line at a
+    time, each by the same rules, so where a batch ends never changes the split.
     """
     comment_size = 0
     pending: list[str] = []
@@ -269,40 +266,8 @@ def split_games(
     preamble_done = False
     long_line = False  # a line of the pending text is over _CHECKED_WIDTH
     table = _Table()
-    loose = 0  # escape lines appended since the last compaction
-    plain_width = min(_CHECKED_WIDTH, max_line_length)
+    joined = 0  # pending[:joined] is compacted text; the lines after it are loose
     for batch in line_batches(lines):
-        if (
-            preamble_done
-            and not in_brace
-            and not table.open
-            and batch
-            and max(map(len, batch)) <= plain_width
-            and "" not in batch  # (no reader's lines are empty, but a line is a line)
-        ):
-            text = "".join(batch)
-            if _plain_text(text):
-                # every line is semi-empty or content (a tag or data: see the loop below)
-                pos = seen = prev = 0  # text[pos:] not yet pending, text[:seen] counted
-                for m in _BLANK_LINE.finditer(text):
-                    blank, after = m.span()
-                    has_content = has_content or blank > prev
-                    prev = after
-                    if has_content:
-                        lineno += text.count("\n", seen, after)
-                        seen = after
-                        pending.append(text[pos:after])
-                        pos = after
-                        game = RawGame(pending, start, problems)
-                        game.problems = _with_checks(problems, long_line, game.text, start, latin1)
-                        yield Split("game", game)
-                        pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
-                        long_line = False
-                has_content = has_content or len(text) > prev
-                if pos < len(text):
-                    pending.append(text[pos:])
-                lineno += text.count("\n", seen)
-                continue
         for line in batch:
             lineno += 1
             if len(line) > _CHECKED_WIDTH:
@@ -340,10 +305,6 @@ def split_games(
             first = line[:1]
             if first == "%":
                 pending.append(line)
-                loose += 1
-                if loose >= _COMPACT:  # a long run of escape lines: held as text, not lines
-                    pending[-loose:] = ["".join(pending[-loose:])]
-                    loose = 0
                 continue
             if first in _BLANK and not line.strip(_BLANK):  # (first is "" for an empty line)
                 pending.append(line)
@@ -351,7 +312,7 @@ def split_games(
                     game = RawGame(pending, start, problems)
                     game.problems = _with_checks(problems, long_line, game.text, start, latin1)
                     yield Split("game", game)
-                    pending, problems, start, has_content, loose = [], [], lineno + 1, False, 0
+                    pending, problems, start, has_content, joined = [], [], lineno + 1, False, 0
                     long_line = False
                     table = _Table()
                 continue
@@ -361,7 +322,7 @@ def split_games(
                     game = RawGame(pending, start, [])
                     problems = _with_checks(problems, long_line, game.text, start, latin1)
                     yield Split("preamble", game)
-                    pending, start, loose = [], lineno, 0
+                    pending, start, joined = [], lineno, 0
                     long_line = len(line) > _CHECKED_WIDTH
             if first == "[" and "{" not in line and ";" not in line:
                 has_content = True
@@ -377,6 +338,9 @@ def split_games(
                 has_content = has_content or content
                 comment_size = len(line)
             pending.append(line)
+        if len(pending) - joined >= _COMPACT:  # a long game: its lines held as text, not lines
+            pending[joined:] = ["".join(pending[joined:])]
+            joined += 1
     if not pending:
         return
     game = RawGame(pending, start, problems)
@@ -387,16 +351,3 @@ def split_games(
         yield Split("preamble", game)
     else:
         yield Split("trailer", game)
-
-
-def _plain_text(text: str) -> bool:
-    """Whether the lines of ``text`` can be split on their semi-empty lines alone: they
-    end in LF or CRLF (no CR alone) and hold no comment, ``;``, escape line or table tag."""
-    return (
-        text[-1:] == "\n"
-        and "{" not in text
-        and ";" not in text
-        and "%" not in text
-        and "Table" not in text
-        and ("\r" not in text or text.count("\r") == text.count("\r\n"))
-    )

@@ -1,12 +1,11 @@
-"""Splitting a PBN text into games a batch of lines at a time gives what splitting it a
-line at a time gives.
+"""Splitting a PBN text into games: lossless, at the semi-empty lines the standard
+puts between games (pbn.md 3), and the same however the lines come in batches.
 
-``split_games`` takes a batch of plain lines (no comment, ``;``, escape line, table tag
-or CR alone; no long line; after the preamble, outside a comment or table) in C-level
-passes over its text (``split._plain_text`` says which); any other batch a line at a
-time. Every game (its text, first line and problems), the preamble and the trailer must
-be the same either way: checked on the real corpus, the conformance files, a synthetic
-event with LF and CRLF line ends, and random texts cut into random batches (hypothesis).
+``split_games`` takes every line by the same rules, one at a time; the batches the
+decoder hands it are only how the lines travel. Checked on the real corpus, the
+conformance files, a synthetic event with LF and CRLF line ends, and random texts cut
+into random batches (hypothesis); texts of plain lines also against a reference split
+written from the standard (a game ends at the first semi-empty line after content).
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from strategies import pbn_params
 
-import bridgefiles as bf
 from bridgefiles.formats.decode import LineDecoder
 from bridgefiles.formats.lines import Lines
 from bridgefiles.formats.pbn import split
@@ -34,25 +32,9 @@ def _games(batches: list[list[str]], latin1: bool = False) -> list[Any]:
     return [(p.kind, p.game.text, p.game.first_line, p.game.problems) for p in parts]
 
 
-def _both(
-    batches: list[list[str]], monkeypatch: pytest.MonkeyPatch, latin1: bool = False
-) -> tuple[list[Any], list[Any], int]:
-    """The split with batches taken whole where they can be, and a line at a time; and
-    how many batches were taken whole."""
-    taken: list[bool] = []
-    plain_text = split._plain_text
-
-    def spy(text: str) -> bool:
-        taken.append(plain_text(text))
-        return taken[-1]
-
-    with monkeypatch.context() as m:
-        m.setattr(split, "_plain_text", spy)
-        fast = _games(batches, latin1)
-    with monkeypatch.context() as m:
-        m.setattr(split, "_plain_text", lambda text: False)
-        slow = _games(batches, latin1)
-    return fast, slow, sum(taken)
+def _both(batches: list[list[str]], latin1: bool = False) -> tuple[list[Any], list[Any]]:
+    """The split of the lines in ``batches`` as batched, and a line to a batch."""
+    return _games(batches, latin1), _games([[line] for b in batches for line in b], latin1)
 
 
 def _decoded(data: bytes) -> list[list[str]]:
@@ -62,42 +44,26 @@ def _decoded(data: bytes) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("path", pbn_params())
-def test_batches_split_as_lines_on_the_corpus(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    batches = _decoded(path.read_bytes())
+def test_batches_split_as_lines_on_the_corpus(path: Path) -> None:
+    data = path.read_bytes()
+    batches = _decoded(data)
     for latin1 in (False, True):
-        fast, slow, _ = _both(batches, monkeypatch, latin1)
-        assert fast == slow
+        batched, by_line = _both(batches, latin1)
+        assert batched == by_line
+        assert "".join(text for _, text, _, _ in batched) == "".join(map("".join, batches))
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
-def test_batches_split_as_lines_on_a_synthetic_event(
-    newline: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_batches_split_as_lines_on_a_synthetic_event(newline: str) -> None:
     text = "".join(synthetic.to_pbn(synthetic.generate(60, seed=11))).replace("\n", newline)
-    fast, slow, taken = _both(_decoded(text.encode()), monkeypatch)
-    assert fast == slow
-    assert len(fast) >= 60
-    assert taken >= 5  # the batches were taken whole
+    batched, by_line = _both(_decoded(text.encode()))
+    assert batched == by_line
+    assert [kind for kind, *_ in batched].count("game") == 60
+    assert "".join(t for _, t, _, _ in batched) == text
 
 
-def test_a_read_with_batches_is_a_read_line_by_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The whole reader, over the real decode path (64 KB chunks), with and without."""
-    text = "".join(synthetic.to_pbn(synthetic.generate(300, seed=5))).replace("\n", "\r\n")
-    data = text.encode()
-
-    def read() -> list[Any]:
-        f = bf.load(data, format="pbn")
-        return [f.diagnostics, [(b, b.diagnostics) for b in f.boards]]
-
-    fast = read()
-    with monkeypatch.context() as m:
-        m.setattr(split, "_plain_text", lambda text: False)
-        slow = read()
-    assert fast == slow
-
-
-# Lines a PBN text is made of: plain ones (a batch of them is taken whole) far more
-# often than those around the edges of what a plain batch may hold.
+# Lines a PBN text is made of: plain ones far more often than comments, escape lines,
+# strings, tables and long lines, the lines whose rules differ.
 _PLAIN = [
     '[Event "x"]',
     '[Board "1"]',
@@ -150,26 +116,52 @@ def test_batches_split_as_lines_on_random_texts(
     texts = _LINE_SPLIT.findall("".join(texts))
     points = sorted({0, len(texts), *(c for c in cuts if c < len(texts))})
     batches = [texts[a:b] for a, b in pairwise(points)]
-    if lead:  # a first batch that ends the preamble: the next ones may be taken whole
+    if lead:  # a first batch that ends the preamble
         batches.insert(0, ['[Board "0"]\n'])
-    with pytest.MonkeyPatch.context() as m:
-        fast, slow, _ = _both(batches, m, latin1)
-    assert fast == slow
+    batched, by_line = _both(batches, latin1)
+    assert batched == by_line
+    assert "".join(t for _, t, _, _ in batched) == "".join(map("".join, batches))
 
 
-@pytest.mark.parametrize("end", ["\n", "\r\n"])
-@pytest.mark.parametrize("cut", [1, 3, 7])
-def test_plain_texts_built_to_reach_the_batch_path_are_taken_whole(
-    end: str, cut: int, monkeypatch: pytest.MonkeyPatch
+_SEMI_EMPTY = re.compile(r"[ \t]*(?:\r\n|\r|\n|\Z)")  # (pbn.md 2.4: spaces and tabs only)
+
+
+def _reference(texts: list[str]) -> list[tuple[str, str]]:
+    """The split of lines holding no comment, string or escape line, from the standard:
+    a game is its lines up to the first semi-empty line after one with content; text
+    before the first content is the preamble, after the last game the trailer."""
+    parts: list[tuple[str, str]] = []
+    pending: list[str] = []
+    content = False
+    for line in texts:
+        pending.append(line)
+        if _SEMI_EMPTY.fullmatch(line):
+            if content:
+                parts.append(("game", "".join(pending)))
+                pending, content = [], False
+        elif not content and not parts and len(pending) > 1:
+            parts.append(("preamble", "".join(pending[:-1])))
+            pending, content = [line], True
+        else:
+            content = True
+    if pending:
+        kind = "game" if content else "preamble" if not parts else "trailer"
+        parts.append((kind, "".join(pending)))
+    return parts
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.tuples(st.sampled_from(_PLAIN), _END), max_size=60),
+    cuts=st.lists(st.integers(min_value=0, max_value=60), max_size=8),
+)
+def test_plain_texts_split_as_the_standard_says(
+    lines: list[tuple[str, str]], cuts: list[int]
 ) -> None:
-    """Texts of plain lines only, after a batch that ends the preamble, reach the batch
-    path by construction (so the comparison above is known to cover it, whatever the
-    draw): the same games either way, and batches were taken whole."""
-    texts = [line + end for line in _PLAIN * 3]
-    batches = [['[Board "0"]\n']] + [texts[i : i + cut] for i in range(0, len(texts), cut)]
-    fast, slow, taken = _both(batches, monkeypatch, False)
-    assert fast == slow
-    assert taken >= 1
+    texts = _LINE_SPLIT.findall("".join(line + end for line, end in lines))
+    points = sorted({0, len(texts), *(c for c in cuts if c < len(texts))})
+    found = _games([texts[a:b] for a, b in pairwise(points)])
+    assert [(kind, text) for kind, text, _, _ in found] == _reference(texts)
 
 
 def test_a_plain_iterator_of_lines_is_split_too() -> None:
