@@ -65,6 +65,8 @@ class ReportBoard(_Strict):
 
 
 class ReportFile(_Strict):
+    """One input file: its findings about the file as a whole, then its boards."""
+
     path: str
     format: str
     diagnostics: list[ReportDiagnostic]
@@ -72,6 +74,8 @@ class ReportFile(_Strict):
 
 
 class ReportSummary(_Strict):
+    """The counts over every file, for a pipeline that only wants the totals."""
+
     files: int
     boards: int
     errors: int

@@ -8,6 +8,8 @@ from pydantic import BaseModel, ConfigDict
 
 
 class CommentKind(str, Enum):
+    """How a PBN comment was written, so it is written back the same way (PBN 3.8)."""
+
     BRACE = "brace"  # { ... }, may span lines
     LINE = "line"  # ; ... to the end of the line
 

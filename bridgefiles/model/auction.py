@@ -29,6 +29,8 @@ from bridgefiles.model.shared import SharedTable
 
 
 class EntryKind(str, Enum):
+    """What an auction entry is: a call, or a turn that holds none (PBN 3.5.1)."""
+
     CALL = "call"  # a real call
     SKIP = "skip"  # PBN ^S: the call of a player skipped by a call out of rotation
     NONE = "none"  # PBN '-': a seat before the dealer in the first line (import format)

@@ -18,6 +18,8 @@ from bridgefiles.model.cards import Strain
 
 
 class CallKind(str, Enum):
+    """What a call is: a pass, a double, a redouble or a bid (Law 18 names them so)."""
+
     PASS = "pass"
     DOUBLE = "double"
     REDOUBLE = "redouble"

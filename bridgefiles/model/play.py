@@ -31,6 +31,8 @@ from bridgefiles.model.shared import SharedTable
 
 
 class Slot(str, Enum):
+    """What a position of a trick holds: a card, an unknown one, or the next to play (PBN 3.6.1)."""
+
     CARD = "card"  # a card was played
     UNKNOWN = "-"  # unknown, irrelevant or not played (yet)
     NEXT = "+"  # the next card still to be played
@@ -132,6 +134,8 @@ def plain_slot(card: Card) -> PlayedCard:
 
 
 class PlayEnd(str, Enum):
+    """How the recorded play stops: at its end, or at a claim or concession (PBN ``*``)."""
+
     OPEN = ""  # play recorded to its end, or to be continued
     STOPPED = "*"  # claim, concession or abandoned play: Result gives the outcome
 
