@@ -16,6 +16,8 @@ from bridgefiles.model.seats import Seat, Side
 
 
 class Irregularity(str, Enum):
+    """Which irregular call it is: each is rectified by its own Law (named beside it)."""
+
     OUT_OF_ROTATION = "call-out-of-rotation"  # Laws 28-32
     CHANGE_OF_CALL = "change-of-call"  # Law 25
     INSUFFICIENT = "insufficient-bid"  # Law 27
@@ -33,11 +35,15 @@ class Position(str, Enum):
 
 
 class Option(str, Enum):
+    """What the offender's LHO chose, which decides the rectification that follows."""
+
     ACCEPT = "accept"  # offender's LHO accepts (by calling, or by saying so)
     REJECT = "reject"  # not accepted: the call is cancelled and the Law rectifies
 
 
 class Duty(str, Enum):
+    """What the Law obliges the offender or partner to do next, as a ruling says it."""
+
     PASS_ONCE = "must pass at the next turn"
     PASS_THROUGHOUT = "must pass whenever it is his turn to call"
     REPEAT = "must repeat the call"
