@@ -24,6 +24,7 @@ PUBLIC_MODULES = (
     "bridgefiles.model",
     "bridgefiles.formats.registry",
     "bridgefiles.formats.visitor",
+    "bridgefiles.laws",
     "bridgefiles.scoring",
     "bridgefiles.scoring.settings",
     "bridgefiles.checks.validate",
