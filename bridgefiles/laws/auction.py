@@ -10,19 +10,15 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from bridgefiles.model.auction import (
-    CALL_BY_CODE,
-    NONE_CODE,
-    PASS_CODE,
     Auction,
     AuctionEnd,
     EntryKind,
-    entry_codes,
 )
 from bridgefiles.model.calls import PASS, Call, CallKind, Contract
-from bridgefiles.model.cards import STRAIN_BY_ORDER, Strain
+from bridgefiles.model.cards import Strain
 from bridgefiles.model.diagnostic import Diagnostic, error, warning
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
-from bridgefiles.model.seats import ROTATION, SEAT_ORDER, SIDE_BY_ORDER, Seat, Side
+from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat, Side
 
 
 class AuctionResult(NamedTuple):
@@ -140,17 +136,11 @@ def replay_auction(
     ``marked``: the format marks accepted irregularities (PBN ``^I``, ``^S``), so an
     unmarked one is an error of the file; without marks (LIN) it is only a warning.
     ``outcome``: the auction's :func:`auction_outcome` with the same dealer, when the
-    caller has it (``Board.outcome``); an auction it finds regular and ended has
-    nothing for the Laws to say, and is only laid out (:func:`_regular`).
+    caller has it (``Board.outcome``). Every auction is replayed call by call, a regular
+    one too: one path, so what the Laws say of a call is said in one place.
     """
     if outcome is None:
         outcome = auction_outcome(auction, dealer)  # the one reckoning of contract and declarer
-    if (
-        outcome.complete
-        and not outcome.irregular
-        and (outcome.ended_at is None or auction.end is not AuctionEnd.ALL_PASS)
-    ):
-        return _regular(auction, outcome)
     entries = auction.entries
     n = len(entries)
     diags: list[Diagnostic] = []
@@ -331,58 +321,3 @@ def replay_auction(
         last_bidder=state.last_bidder,
         first_named=tuple((s, d, seat) for (s, d), seat in state.first_named.items()),
     )
-
-
-def _regular(auction: Auction, outcome: AuctionOutcome) -> AuctionResult:
-    """The result of an auction whose outcome is regular and ended (no call out of
-    rotation, insufficient, inadmissible or after the end; none unknown; ``AP`` only
-    where it ends the auction): every call stands, no finding. What :func:`replay_auction`
-    would give, laid out from the entries' codes (only a leading '-' is no call)."""
-    codes = entry_codes(auction)
-    order = SEAT_ORDER[auction.first]
-    calls: list[tuple[Seat, Call]] = []
-    append = calls.append
-    last = -1  # the last bid's code and its bidder's order
-    last_order = 0
-    named: dict[int, int] = {}  # side parity * 5 + strain order -> the first to name it
-    for code in codes:
-        if code != NONE_CODE:
-            append(_LAID[order][code])
-            if code < PASS_CODE:  # a bid (a regular auction has no '^I')
-                last, last_order = code, order
-                key = (order & 1) * 5 + code % 5
-                if key not in named:
-                    named[key] = order
-        order = (order + 1) & 3
-    if outcome.ended_at is None:  # AP: the passes that end it
-        passes = 0
-        while passes < len(codes) and codes[-1 - passes] == PASS_CODE:
-            passes += 1
-        seat = auction.first.offset(len(codes))
-        for _ in range((4 if last < 0 else 3) - passes):
-            calls.append((seat, PASS))
-            seat = seat.lho
-    return AuctionResult(
-        contract=outcome.contract,
-        declarer=outcome.declarer,
-        complete=True,
-        passed_out=outcome.passed_out,
-        calls=tuple(calls),
-        diagnostics=(),
-        first_illegal=None,
-        stopped=auction.end in (AuctionEnd.STOPPED, AuctionEnd.CONTINUE),
-        unknown=False,
-        last_bid=CALL_BY_CODE[last] if last >= 0 else None,
-        last_bidder=ROTATION[last_order] if last >= 0 else None,
-        first_named=tuple([_FIRST_NAMED[key][seat] for key, seat in named.items()]),
-    )
-
-
-# ``_LAID[order][code]``: the call of that code with the seat of that order, as the
-# replay lays it out; ``_FIRST_NAMED[side parity * 5 + strain order][order]``: the
-# entry of ``AuctionResult.first_named`` for that side, strain and seat
-_LAID = tuple(tuple((seat, call) for call in CALL_BY_CODE) for seat in ROTATION)
-_FIRST_NAMED = tuple(
-    tuple((SIDE_BY_ORDER[key // 5], STRAIN_BY_ORDER[key % 5], seat) for seat in ROTATION)
-    for key in range(10)
-)

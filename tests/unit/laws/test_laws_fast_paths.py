@@ -1,11 +1,11 @@
 """The Laws' fast paths rule exactly as their general paths do.
 
-Validation takes shortcuts for the common board: an auction that ``Board.outcome``
-finds regular and ended is laid out without the call-by-call replay; a whole, sound
-deal is read as card masks straight from its text; a play its reader built from plain
-cards is not looked at slot by slot for marks. Each shortcut is checked here against
-the general path, on the real corpus (PBN and LIN), the conformance files, hand-made
-edge cases and every auction vector of law-vectors.json.
+Validation takes shortcuts for the common board: a whole, sound deal is read as card
+masks straight from its text; a play its reader built from plain cards is not looked at
+slot by slot for marks. Each is checked here against the general path, on the real
+corpus (PBN and LIN), the conformance files and hand-made edge cases. The auction has
+no shortcut: its one replay is checked against the one reckoning of contract and
+declarer (``model.outcome``) on hand-made auctions and every auction vector.
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from bridgefiles.laws.claims import settle
 from bridgefiles.laws.play import replay_play
 from bridgefiles.laws.revokes import Revoke
 from bridgefiles.model import (
+    PASS,
     Auction,
     AuctionEnd,
     Board,
+    EntryKind,
     Seat,
     Suit,
 )
@@ -52,16 +54,27 @@ def _boards(path: Path) -> list[Board]:
     return list(bf.read(path))
 
 
-def _full_replay(auction: Auction, dealer: Seat | None, marked: bool = True) -> Any:
-    """The call-by-call replay: an outcome said irregular never takes the shortcut (the
-    replay uses only its contract and declarer, the same either way)."""
-    outcome = auction_outcome(auction, dealer)._replace(irregular=True)
-    return replay_auction(auction, dealer, marked=marked, outcome=outcome)
-
-
 def _check_auction(auction: Auction, dealer: Seat | None, marked: bool = True) -> None:
-    fast = replay_auction(auction, dealer, marked=marked)
-    assert fast == _full_replay(auction, dealer, marked)
+    """The replay agrees with the one reckoning of the auction (``auction_outcome``) and,
+    for an auction that reckoning finds regular and ended, says nothing and lays out
+    every call: each real entry, then the passes ``AP`` stands for."""
+    result = replay_auction(auction, dealer, marked=marked)
+    outcome = auction_outcome(auction, dealer)
+    assert (result.contract, result.declarer) == (outcome.contract, outcome.declarer)
+    if (
+        outcome.complete
+        and not outcome.irregular
+        and (outcome.ended_at is None or auction.end is not AuctionEnd.ALL_PASS)
+    ):
+        assert result.diagnostics == () and result.complete and result.first_illegal is None
+        assert result.passed_out == outcome.passed_out
+        real = [
+            (auction.seat_of(i), e.call)
+            for i, e in enumerate(auction.entries)
+            if e.kind is EntryKind.CALL
+        ]
+        assert list(result.calls[: len(real)]) == real
+        assert all(call == PASS for _, call in result.calls[len(real) :])
 
 
 @pytest.mark.parametrize(
@@ -91,7 +104,7 @@ def _check_auction(auction: Auction, dealer: Seat | None, marked: bool = True) -
     ],
 )
 @pytest.mark.parametrize("dealer", [None, "N", "E"])
-def test_regular_auction_shortcut(
+def test_the_replay_agrees_with_the_reckoning(
     first: str, calls: str, end: AuctionEnd, dealer: str | None
 ) -> None:
     seat = Seat.parse(dealer) if dealer else None
@@ -104,7 +117,7 @@ def _auction_vectors() -> list[Any]:
 
 
 @pytest.mark.parametrize("vector", _auction_vectors())
-def test_regular_auction_shortcut_on_the_vectors(vector: dict[str, Any]) -> None:
+def test_the_replay_agrees_with_the_reckoning_on_the_vectors(vector: dict[str, Any]) -> None:
     dealer = vector["dealer"]
     calls = " ".join("Pass" if c == "P" else c for c in vector["calls"])
     _check_auction(auction(dealer, calls), Seat.parse(dealer), marked=False)
