@@ -416,8 +416,8 @@ def _ending(
     result_disputed: bool,
     laws: Edition,
 ) -> PlayResult:
-    """How a replay ends: the tricks
-    settled with any claim and Law 64 (``claims.settle``), the findings in trick order.
+    """How a replay ends: the tricks settled with any claim and Law 64
+    (``claims.settle``), the findings in trick order.
 
     ``won_by``: the winners of the tricks followed to the end; ``played``: declarer's
     side's among them; ``recorded``: the last trick with a card recorded.

@@ -73,7 +73,6 @@ SHARED_SLOTS: tuple[PlayedCard, ...] = (
 PLAIN_SLOTS = SHARED_SLOTS[:52]  # by Card.index
 UNKNOWN_SLOT, NEXT_SLOT = SHARED_SLOTS[52], SHARED_SLOTS[53]
 _SHARED_INDEX = {id(slot): i for i, slot in enumerate(SHARED_SLOTS)}
-_PLAIN_INDEX = {id(slot): i for i, slot in enumerate(PLAIN_SLOTS)}
 assert all(card.index == i for i, card in enumerate(ALL_CARDS))
 
 
@@ -181,8 +180,6 @@ class Play(Placed):
         return numbered_note(self.notes, index)
 
 
-_CARD_INDEX = attrgetter("card.index")
-_SLOT = attrgetter("slot")
 _REVOKE = attrgetter("revoke")
 _LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
 
@@ -190,6 +187,7 @@ _LEAD_OUT_OF_TURN = attrgetter("lead_out_of_turn")
 NO_CARD, NEXT_CARD, CARDLESS = 52, 53, 54
 """The codes of :func:`slot_codes` that are no card: '-', '+', and a slot said to be a
 card that holds none (a model built by hand)."""
+assert SHARED_SLOTS[NO_CARD] is UNKNOWN_SLOT and SHARED_SLOTS[NEXT_CARD] is NEXT_SLOT
 
 
 def _code(slot: PlayedCard) -> int:
@@ -212,21 +210,10 @@ def slot_codes(play: Play) -> tuple[list[int], bool]:
 
 
 def card_indices(play: Play) -> list[int] | None:
-    """The card index (``Card.index``) of each slot in order, when every slot is a card
-    with no mark (no ``-`` or ``+``, no ``^R`` or ``^L``): the common play, which the Laws
-    replay a trick at a time. None for any other play. The shared slots are their
-    indices by identity, in one C-level pass; other slots are looked at."""
-    slots = play.slots
-    indices = list(map(_PLAIN_INDEX.get, map(id, slots)))
-    if None not in indices:
-        return indices  # type: ignore[return-value]  # no None
-    if (
-        list(map(_SLOT, slots)).count(Slot.CARD) != len(slots)
-        or any(map(_REVOKE, slots))
-        or any(map(_LEAD_OUT_OF_TURN, slots))
-    ):
+    """The card index (``Card.index``) of each slot in order when every slot is a card
+    with no mark (no ``-`` or ``+``, no ``^R`` or ``^L``), else None: the plain play, read
+    off :func:`slot_codes` so the two cannot disagree."""
+    codes, marked = slot_codes(play)
+    if marked or max(codes, default=0) >= NO_CARD:
         return None
-    try:
-        return list(map(_CARD_INDEX, slots))
-    except AttributeError:  # a slot marked as a card without one
-        return None
+    return codes
