@@ -3,12 +3,14 @@ its callbacks making the reader's :class:`Command` and :class:`Run` values as ea
 is reduced (no tree is kept), on lark-cython when it is installed.
 
 What the grammar rejects (free text, a name that is not two characters, a value with no
-closing bar) stops Lark's lexer there; :meth:`_Parse.rejected` takes it and Lark's
+closing bar, a value of ``md``, ``sv``, ``mb``, ``pc`` or ``mc`` that is not one) stops
+Lark's lexer there; :meth:`_Parse.rejected` takes it and Lark's
 interactive parser resumes the parse after it (what ``on_error`` does, without the
 deprecated ``lexer_state`` lark-cython's ``on_error`` still reads): in lenient mode
 it is kept as the command it reads as (lin.md 1: a name is the last two letters before the
 bar) and reading goes on at the next record; the builder then says what it was, where it
-is. Strict mode stops at the first, with its line and column.
+is. Strict mode stops at the first, with its line and column (a value not read: where
+the builder reports it).
 
 ``BRIDGEFILES_LARK=python`` in the environment picks pure-Python Lark even when
 lark-cython is installed (both give the same records: tests/test_lin_parser.py).
@@ -31,6 +33,9 @@ from bridgefiles.formats.terminals import ENGINE_VARIABLE, engine
 from bridgefiles.model.diagnostic import error
 
 GRAMMAR = "lin.lark"
+TYPED_VALUES = frozenset({"md", "sv", "mb", "pc", "mc"})
+"""The commands whose values the grammar reads (lin.md 6), so that it rejects a value
+that is not one: the builder says what is wrong with it."""
 __all__ = ["ENGINE_VARIABLE", "build", "chunks", "engine", "grammar_text", "parse_chunk"]
 
 
@@ -117,14 +122,21 @@ class _Parse:
     def rejected(self, exc: UnexpectedCharacters) -> None:
         """Where the grammar stopped: the text from there to the end of the pair it
         belongs to (or of the chunk) is one command, as lin.md 1 reads it, and the lexer
-        goes on after it."""
+        goes on after it. A whole pair whose value the grammar does not read (``mb|1Z|``)
+        is the builder's to report, even in strict mode: it says what is wrong with the
+        value (``tag-value``, an error, so strict reading stops there all the same)."""
         state = exc.interactive_parser.lexer_thread.state
         assert state is not None  # the lexer stopped in this text
         counter = state.line_ctr
         text = self.text
         pos = counter.char_pos
         at = self.where(counter.line, counter.column)
-        if self.strict:
+        start = pos
+        while start and text[start - 1] in BLANKS:  # blanks the grammar skipped before it
+            start -= 1
+        bar = text.find("|", pos)
+        closing = text.find("|", bar + 1) if bar >= 0 else -1
+        if self.strict and not (closing >= 0 and text[pos:bar].lower() in TYPED_VALUES):
             diag = error(
                 "syntax",
                 f"text the LIN grammar does not read: {text[pos : pos + 20]!r} "
@@ -134,10 +146,6 @@ class _Parse:
                 path=self.path,
             )
             raise StrictModeError(diag.format(), diag)
-        start = pos
-        while start and text[start - 1] in BLANKS:  # blanks the grammar skipped before it
-            start -= 1
-        bar = text.find("|", pos)
         offset = self.chunk.offset
         cmd: Command | None
         if bar < 0:  # free text to the end of the chunk
@@ -149,7 +157,6 @@ class _Parse:
                 "", body.strip(BLANKS), "", offset + start + (nl + 1 if nl >= 0 else 0), *at
             )
         else:
-            closing = text.find("|", bar + 1)
             end = len(text) if closing < 0 else closing + 1
             value = text[bar + 1 : end - (closing >= 0)]
             cmd = named(text[start:bar], value, offset, start, lambda _: at, closing >= 0)
@@ -186,7 +193,7 @@ class Records:
         assert self.current is not None
         self.current.commands(children[0])
 
-    claim = undo = header = other = _pair
+    claim = undo = note = header = other = _pair
     auction = play = _run
 
     def start(self, children: list[Any]) -> None:

@@ -53,6 +53,15 @@ _SUIT_CARDS: dict[str, dict[str, Card]] = {
     suit.value: {rank.char: Card.of(suit, rank) for rank in Rank} for suit in Suit
 }
 """The cards of each suit by rank letter, by suit letter."""
+_BY_LETTER: dict[str, dict[str, Card]] = {
+    letter: {
+        ch: card for rank, card in by_rank.items() for ch in (rank, rank.lower())
+    }
+    for suit, by_rank in _SUIT_CARDS.items()
+    for letter in (suit, suit.lower())
+}
+"""The same in either case: ASCII letters only, so no other letter reads as one of
+them (``str.upper`` would read ``ß`` as ``SS``); the grammar's md value is the same."""
 _NO_SUIT: dict[str, Card] = {}
 
 
@@ -60,15 +69,15 @@ def hand(text: str) -> list[Card]:
     """One ``md`` hand: suit letters each followed by ranks, any case, spaces ignored."""
     cards: list[Card] = []
     ranks = _NO_SUIT  # the cards of the suit being read
-    for ch in text.upper().replace("10", "T"):
+    for ch in text.replace("10", "T"):
         card = ranks.get(ch)
         if card is not None:
             cards.append(card)
             continue
-        suit = _SUIT_CARDS.get(ch)
+        suit = _BY_LETTER.get(ch)
         if suit is not None:
             ranks = suit
-        elif ch in RANK_CHARS:
+        elif ch in RANK_CHARS or ch in RANK_CHARS.lower():
             raise ValueError(f"rank {ch!r} before any suit letter in {text!r}")
         elif not ch.isspace():
             raise ValueError(f"{ch!r} is not a suit or rank in {text!r}")

@@ -117,12 +117,31 @@ REJECTED = [
     ("mb|1S|mb|p|pnx|a|", (1, 12)),  # a name of three characters
 ]
 
+VALUES_REJECTED = [  # the values of the core commands (lin.md 6)
+    # text, where Lark stops (line, column)
+    ("mb|1Z|", (1, 1)),  # not a call
+    ("mb|1S|mb||", (1, 7)),  # an empty call
+    ("mb|p|mb|ppS|", (1, 6)),  # calls run together, then a suit letter alone
+    ("pc|SA|pc|X9|", (1, 7)),  # not a card
+    ("pc|S1|", (1, 1)),  # a rank of one digit that is not a ten
+    ("pc||", (1, 1)),  # an empty card
+    ("sv|o|\nmc|all|", (2, 1)),  # a claim is a count of tricks
+    ("mc||", (1, 1)),
+    ("sv|q|", (1, 1)),  # not a vulnerability
+    ("md|5SAK,,,|", (1, 1)),  # dealer digit 5
+    ("pn|a,b,c,d|md|3KQ,SA,,|", (1, 12)),  # a rank before the first suit letter
+    ("md|3S2,H2,D2,C2,S3|", (1, 1)),  # five hands
+    ("md|1S2x,,,|", (1, 1)),  # a letter that is no suit or rank
+    ("md|3SAß,,,|", (1, 1)),  # no letter but SHDC reads as a suit (not `ß` as SS)
+]
+
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("text, where", REJECTED)
-def test_the_grammar_rejects_what_is_not_a_command_pair(
+@pytest.mark.parametrize("text, where", REJECTED + VALUES_REJECTED)
+def test_the_grammar_rejects_what_is_not_a_record(
     engine: str, text: str, where: tuple[int, int]
 ) -> None:
+    """A text that is no command pair, or a core command whose value is not one."""
     lark, _ = grammar(engine)
     with pytest.raises(UnexpectedCharacters) as stopped:
         lark.parse(text)
@@ -226,3 +245,108 @@ def test_threads_read_with_a_parser_each() -> None:
         together = list(pool.map(read, texts))
     assert together == alone
     assert len(alone[0]) == 400 and alone[0][1]["extras"][0]["value"] == "junk0"
+
+
+# -- the values of the core commands (lin.md 6) -------------------------------------------
+
+
+VALUES_READ = [
+    "mb|1NT|mb|2N!|an|strong|mb|P|mb|x|mb|XX|mb|pass|",  # the spellings lin.md 6.2 lists
+    "mb|p1cppp|mb|?|mb|--1S--|mb| 2d! |",  # movie forms: several calls, a placeholder
+    "pc|S10|pc|s2hdc|pc|!da|pc|H|pc| ca |",  # a ten; several cards, unknown, a suit alone
+    "md|0S2,,,|md|3s10 9 H a,,,|md||md|2SA,HA,DA,CA,,,|",  # an edit, blanks, no hands
+    "sv||sv|Both|sv| NS |sv|0|sv|-|",  # empty (the reader's finding), words, any case
+    "mc| 13 |mc|14|",  # how many tricks a claim may be is the reader's to judge
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text", VALUES_READ)
+def test_the_grammar_reads_every_form_lin_md_gives(engine: str, text: str) -> None:
+    assert "".join(value for _, _, value in records(text, engine)) == text
+
+
+@pytest.mark.parametrize("text, where", VALUES_REJECTED)
+def test_a_value_not_read_is_kept_and_the_reader_says_what_is_wrong(
+    text: str, where: tuple[int, int]
+) -> None:
+    loaded = bf.loads(text, format="lin")
+    found = [d for b in loaded.boards for d in b.diagnostics] + list(loaded.diagnostics)
+    assert any(
+        d.code == "tag-value" and d.severity == "error" and (d.line, d.column) == where
+        for d in found
+    ), [d.format() for d in found]
+    assert bf.dumps(loaded, format="lin", layout="preserve") == text  # nothing lost
+    with pytest.raises(StrictModeError) as stopped:
+        bf.loads(text, format="lin", strict=True)
+    diag = stopped.value.diagnostic
+    assert diag is not None and diag.code == "tag-value" and (diag.line, diag.column) == where
+
+
+def test_an_alert_belongs_to_the_call_right_before_it() -> None:
+    """``an`` right after ``mb`` is the call's (the auction's run holds it); after anything
+    else, a second ``an`` included, it is a note of its own, as the builder reads it."""
+    got = records("mb|1S|an|x|an|y|mb|p|pg||an|z|pc|SA|an|w|")
+    assert [(rule, value) for rule, _, value in got] == [
+        ("auction", "mb|1S|an|x|"),
+        ("note", "an|y|"),
+        ("auction", "mb|p|pg||"),
+        ("note", "an|z|"),
+        ("play", "pc|SA|"),
+        ("note", "an|w|"),
+    ]
+    board = bf.loads("md|1S2,H2,D2,|mb|1S|an|x|an|y|", format="lin").boards[0]
+    assert board.auction is not None
+    assert [e.annotations.explanation for e in board.auction.entries] == ["x"]
+    assert [(e.key, e.value) for e in board.extras] == [("an", "y")]
+
+
+# The grammar's value and the builder's reading of it (formats/lin/values.py) agree: what
+# the grammar rejects the builder cannot read, and for pc and sv what it reads the
+# builder reads. (For md the builder also counts the cards; for mb it takes `-` padding
+# only around a value of five characters or more; for mc it wants 0-13.)
+_VALUE_TEXT = st.one_of(
+    st.text(alphabet="SHDCshdcAKQJT1098 2!?-,pPxXdDrRnN0oOeEbB\t\xa0ſßa", max_size=14),
+    st.lists(  # pieces of values, so that many are nearly right
+        st.sampled_from(
+            [*"123SHDCsAKT2!?-, pxXdrn0", "10", "NT", "pass", "ß", "ſ", "\xa0", "ns", "all"]
+        ),
+        max_size=8,
+    ).map("".join),
+)
+
+
+def _accepts(text: str) -> bool:
+    lark, _ = grammar("python")
+    try:
+        lark.parse(text)
+    except UnexpectedCharacters:
+        return False
+    return True
+
+
+def _reads(read: Any, value: str) -> bool:
+    try:
+        read(value)
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=400)
+@given(_VALUE_TEXT, st.sampled_from(["md", "sv", "mb", "pc", "mc"]))
+def test_the_grammar_rejects_only_what_the_builder_cannot_read(value: str, tag: str) -> None:
+    from bridgefiles.formats.lin import values
+
+    read = {
+        "md": values.deal,
+        "sv": lambda v: v.strip() and values.vulnerability(v),
+        "mb": values.calls,
+        "pc": values.cards,
+        "mc": values.claim,
+    }[tag]
+    accepted = _accepts(f"{tag}|{value}|")
+    if not accepted:
+        assert not _reads(read, value)
+    elif tag in ("pc", "sv"):
+        assert _reads(read, value)
