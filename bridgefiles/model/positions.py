@@ -8,6 +8,7 @@ card most of the time, looked up only when a finding needs to say where.
 
 from __future__ import annotations
 
+import re
 import struct
 from array import array
 from collections.abc import Iterable, Sequence
@@ -23,12 +24,15 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
+from bridgefiles.model.shared import SharedTable
+
 # A packed value: a typecode byte ("H": 16-bit pairs, "I": 32-bit), the first known line
 # (32 bits), then each item's pair: its line counted from that one plus 1 (0: not known)
 # and its column. A section's lines are near each other and its columns short, so most
 # pack at 4 bytes an item.
 _HEAD = struct.Struct("=cI")
-_PAIRS = {ord("H"): struct.Struct("=HH"), ord("I"): struct.Struct("=II")}
+_H_PAIR = struct.Struct("=HH")
+_PAIRS = {ord("H"): _H_PAIR, ord("I"): struct.Struct("=II")}
 NO_POSITIONS = b""
 
 
@@ -46,6 +50,114 @@ def pack(flat: Iterable[int]) -> bytes:
         base = 1
     code = "H" if not values or max(values) < 1 << 16 else "I"
     return _HEAD.pack(code.encode(), base) + array(code, values).tobytes()
+
+
+# Each character that is part of a word (ASCII 33-126) as "x", so that rows with their
+# words in the same places read as one layout (blanks and line breaks are kept).
+_SHAPE = str.maketrans({c: "x" for c in range(33, 127)})
+_WORD = re.compile(r"\S+")
+# The packed pairs of a row's words, by its layout, its column and its first line's
+# distance from the section's base line: a file's rows fall in few layouts (a Play
+# section of whole tricks is one), so most rows are placed by one look-up.
+_ROWS: SharedTable[tuple[str, int, int], bytes] = SharedTable(4096)
+_LIMIT = 1 << 16  # what a pair of the "H" code holds
+_KEPT = 400  # the longest row whose layout is kept (a key holds the row's length)
+
+
+class Places:
+    """Where each item of a section stands, packed as the section is read: the same
+    bytes :func:`pack` gives for the same pairs, without a list of them on the way.
+
+    The section's first line is the base; while every item stands on it or after and
+    each pair fits 16 bits (a section read from a file, nearly always), the pairs are
+    kept packed, a row of words by its layout; otherwise they are kept as a list for
+    :func:`pack`."""
+
+    __slots__ = ("_base", "_flat", "_pairs")
+
+    def __init__(self) -> None:
+        self._base = 0
+        self._pairs = bytearray()
+        self._flat: list[int] | None = None  # (not packed as read: see the docstring)
+
+    def __len__(self) -> int:
+        if self._flat is not None:
+            return len(self._flat) // 2
+        return len(self._pairs) // 4
+
+    def add(self, line: int, column: int) -> None:
+        """One item at line:column."""
+        if self._flat is None:
+            if line > 0:
+                if not self._base:
+                    self._base = line
+                rel = line - self._base + 1
+                if 0 < rel < _LIMIT and 0 <= column < _LIMIT:
+                    self._pairs += _H_PAIR.pack(rel, column)
+                    return
+            self._unpacked()
+        assert self._flat is not None
+        self._flat += (line, column)
+
+    def add_row(self, text: str, line: int, column: int) -> int:
+        """Each word of ``text`` (words separated by blanks and line breaks ``\\n``),
+        which starts at line:column; how many words it holds."""
+        if self._flat is None and line > 0:
+            if not self._base:
+                self._base = line
+            offset = line - self._base
+            if offset >= 0:
+                key = (text.translate(_SHAPE), column, offset) if len(text) <= _KEPT else None
+                pairs = _ROWS.get(key) if key is not None else None
+                if pairs is None:
+                    flat = _row_pairs(text, offset + 1, column)
+                    if max(flat, default=0) < _LIMIT:
+                        pairs = array("H", flat).tobytes()
+                        if key is not None:
+                            pairs = _ROWS.share(key, pairs)
+                if pairs is not None:
+                    self._pairs += pairs
+                    return len(pairs) // 4
+        if self._flat is None:
+            self._unpacked()
+        assert self._flat is not None
+        flat = _row_pairs(text, line, column)
+        self._flat += flat
+        return len(flat) // 2
+
+    def __getitem__(self, index: int) -> tuple[int, int]:
+        """The line and column of item ``index`` (as given: a line 0 is not known)."""
+        if self._flat is not None:
+            return self._flat[2 * index], self._flat[2 * index + 1]
+        if index < 0:
+            index += len(self)
+        line, column = _H_PAIR.unpack_from(self._pairs, 4 * index)
+        return self._base + line - 1, column
+
+    def packed(self) -> bytes:
+        """The pairs packed, as :func:`pack` packs them."""
+        if self._flat is not None:
+            return pack(self._flat)
+        if not self._pairs:
+            return pack(())
+        return _HEAD.pack(b"H", self._base) + self._pairs
+
+    def _unpacked(self) -> None:
+        """From now on the pairs are kept as a list (see the class's docstring)."""
+        base, pairs = self._base, self._pairs
+        self._flat = [
+            v for line, column in _H_PAIR.iter_unpack(pairs) for v in (base + line - 1, column)
+        ]
+
+
+def _row_pairs(text: str, line: int, column: int) -> list[int]:
+    """``line, column, ...`` of each word of a row (see :meth:`Places.add_row`)."""
+    flat: list[int] = []
+    for i, row in enumerate(text.split("\n")):
+        base = column if i == 0 else 1
+        for m in _WORD.finditer(row):
+            flat += (line + i, base + m.start())
+    return flat
 
 
 def position(packed: bytes, index: int) -> tuple[int, int] | None:

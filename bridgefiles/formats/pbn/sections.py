@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
 
 from bridgefiles.formats.pbn.dialect import dialect_call
 from bridgefiles.formats.pbn.items import (
@@ -32,7 +31,7 @@ from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.play import PlayedCard, PlayEnd, Slot, trick_winner
-from bridgefiles.model.positions import pack
+from bridgefiles.model.positions import Places
 from bridgefiles.model.seats import Seat
 
 # (code, severity, message, line, column)
@@ -55,7 +54,6 @@ PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
 
 
 _WORD = re.compile(r"\S+")
-_PLUS_ONE = (1).__add__
 # the grammar's terminals of a section, to what reads them here
 _KIND = {
     "SUFFIX": "suffix",
@@ -68,23 +66,6 @@ _KIND = {
     "REVOKE": "irr",
     "LEAD": "irr",
 }
-
-
-def _places(text: str, line: int, column: int) -> tuple[list[int], list[int]]:
-    """The line and column of each word of a row token that starts at line:column (as
-    :func:`words` gives them), a row at a time: a row of words one space apart (the
-    usual layout) from their lengths, others by search."""
-    lines: list[int] = []
-    columns: list[int] = []
-    for i, row in enumerate(text.split("\n")):
-        base = column if i == 0 else 1
-        ws = row.split()
-        if " ".join(ws) == row:  # each word one after the other's end and a space
-            columns += accumulate(map(_PLUS_ONE, map(len, ws[:-1])), initial=base)
-        else:
-            columns.extend(base + m.start() for m in _WORD.finditer(row))
-        lines.extend([line + i] * len(ws))
-    return lines, columns
 
 
 def words(text: str, line: int, column: int) -> Iterator[tuple[str, int, int]]:
@@ -105,7 +86,7 @@ class SectionReader:
     # Item while a call or card may still take annotations; plain ones read from a row
     # are their shared values already (see _row), made into an Item again if need be.
     items: list[Item | AuctionEntry | PlayedCard] = field(default_factory=list)
-    places: list[int] = field(default_factory=list)  # line, column of each item, flat
+    places: Places = field(default_factory=Places)  # where each item stands
     comments: list[Comment] = field(default_factory=list)  # before the first token
     end_item: Item | None = None  # AP or '*' with its annotations
     end: str = ""
@@ -131,13 +112,13 @@ class SectionReader:
             return None
         last = self.items[-1]
         if not isinstance(last, Item):
-            last = self.items[-1] = unplain(last, self.places[-2], self.places[-1])
+            last = self.items[-1] = unplain(last, *self.places[-1])
             self.plain_count -= 1
         return last
 
     def _add(self, item: Item) -> None:
         self.items.append(item)
-        self.places += (item.line, item.column)
+        self.places.add(item.line, item.column)
 
     def comment(self, comment: Comment) -> None:
         current = self._current
@@ -246,11 +227,13 @@ class SectionReader:
         ):
             written = text.split()
             self.token_count += 0 if counted else len(written)
-            lines, columns = _places(text, line, column)
+            placed = self.places.add_row(text, line, column)
+            assert placed == len(written)  # (one notion of a word: blanks between)
             if self.play:
-                self._flush(list(map(PLAIN_SLOTS.__getitem__, written)), lines, columns)
+                self.items.extend(map(PLAIN_SLOTS.__getitem__, written))
             else:
-                self._flush([self._plain_call(w) for w in written], lines, columns)
+                self.items.extend([self._plain_call(w) for w in written])
+            self.plain_count += placed
             return
         found: list[AuctionEntry | PlayedCard] = []
         found_lines: list[int] = []
@@ -279,10 +262,8 @@ class SectionReader:
         if not found:
             return
         self.items.extend(found)
-        flat = [0] * (2 * len(found))
-        flat[0::2] = lines
-        flat[1::2] = columns
-        self.places += flat
+        for at in zip(lines, columns, strict=True):
+            self.places.add(*at)
         self.plain_count += len(found)
 
     # -- tokens ---------------------------------------------------------------------
@@ -528,11 +509,9 @@ class SectionReader:
             if item is self.plus:
                 seen_plus = True
             elif seen_plus and card_of(item) is not None:
-                at = 2 * (4 * trick + pos)
                 self._problem(
                     f"card {card_of(item)} comes after '+' in the order of play",
-                    self.places[at],
-                    self.places[at + 1],
+                    *self.places[4 * trick + pos],
                 )
 
     # -- results --------------------------------------------------------------------
@@ -549,7 +528,7 @@ class SectionReader:
 
     def positions(self) -> bytes:
         """Where each item stood, packed (model/positions.py)."""
-        return pack(self.places)
+        return self.places.packed()
 
     def auction_entries(self) -> tuple[AuctionEntry, ...]:
         if self.all_plain:

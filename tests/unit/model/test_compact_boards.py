@@ -9,6 +9,7 @@ import json
 import pickle
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -26,7 +27,7 @@ from bridgefiles.model.calls import PASS
 from bridgefiles.model.play import SHARED_SLOTS, PlayedCard, Slot
 from bridgefiles.model.play import shared_annotated as play_shared
 from bridgefiles.model.play import shared_key as slot_key
-from bridgefiles.model.positions import count, pack, position
+from bridgefiles.model.positions import Places, count, pack, position
 from bridgefiles.model.shared import SharedTable, forget
 
 GAME = """[Event "Club"]
@@ -67,6 +68,97 @@ def test_positions_pack_and_read_back(pairs: list[tuple[int, int]]) -> None:
     for i, (line, column) in enumerate(pairs):
         assert position(packed, i) == ((line, column) if line else None)
     assert position(packed, len(pairs)) is None and position(packed, -1) is None
+
+
+def _row_text(layout: list[list[int]], blanks: list[str]) -> str:
+    """A row of words (of the given lengths, line by line) with these blanks between."""
+    out = []
+    for i, lengths in enumerate(layout):
+        sep = blanks[i % len(blanks)]
+        out.append(sep.join("S" * n for n in lengths))
+    return "\n".join(out)
+
+
+# lines and columns near each other, and at the edges of what 16 bits hold
+_LINE = st.one_of(st.integers(1, 6), st.sampled_from([0, 65_535, 65_536, 65_537, 70_000]))
+_COLUMN = st.one_of(st.integers(1, 3), st.sampled_from([0, 65_534, 65_535, 65_536]))
+_STEP = st.one_of(
+    st.tuples(st.just("item"), _LINE, _COLUMN),
+    st.tuples(
+        st.just("row"),
+        _LINE.filter(bool),
+        _COLUMN.filter(bool),
+        st.lists(st.lists(st.integers(1, 3), min_size=1, max_size=5), min_size=1, max_size=4),
+        st.lists(st.sampled_from([" ", "  ", "\t", " \t "]), min_size=1, max_size=3),
+    ),
+)
+
+
+@given(st.lists(_STEP, max_size=12))
+def test_places_as_read_pack_as_pack_does(steps: list[tuple[Any, ...]]) -> None:
+    """Places (a section's positions, packed as it is read) gives pack()'s bytes and the
+    pairs as given, for items and rows anywhere: near each other (the packed way) or
+    not (unknown lines, lines before the first, pairs past 16 bits)."""
+    places, flat = Places(), list[int]()
+    for step in steps:
+        if step[0] == "item":
+            _, line, column = step
+            places.add(line, column)
+            flat += (line, column)
+        else:
+            _, line, column, layout, blanks = step
+            text = _row_text(layout, blanks)
+            placed = places.add_row(text, line, column)
+            assert placed == len(text.split())
+            for i, row in enumerate(text.split("\n")):
+                start = column if i == 0 else 1
+                for m in re.finditer(r"\S+", row):
+                    flat += (line + i, start + m.start())
+    assert places.packed() == pack(flat)
+    assert len(places) == len(flat) // 2
+    for i in range(len(places)):
+        assert places[i] == (flat[2 * i], flat[2 * i + 1])
+    if flat:
+        assert places[-1] == (flat[-2], flat[-1])
+
+
+def test_rows_of_one_layout_are_placed_alike_wherever_they_stand() -> None:
+    """Play sections of whole tricks at other lines, first or after other items: one
+    layout, the right places, pack()'s bytes."""
+    row = "\n".join(["SA SK SQ SJ"] * 13)
+    for first, before in ((5, []), (700, []), (9, [(7, 2)]), (12, [(9, 1), (11, 4)])):
+        places, flat = Places(), list[int]()
+        for line, column in before:
+            places.add(line, column)
+            flat += (line, column)
+        assert places.add_row(row, first, 1) == 52
+        flat += [v for t in range(13) for c in (1, 4, 7, 10) for v in (first + t, c)]
+        assert places[len(before)] == (first, 1) and places[-1] == (first + 12, 10)
+        assert places.packed() == pack(flat)
+
+
+@pytest.mark.parametrize(
+    "pairs",
+    [
+        [(0, 5), (3, 1)],  # a line not known
+        [(4, 1), (3, 1)],  # a line before the first
+        [(1, 1), (65_535, 1)],  # the last line 16 bits hold
+        [(1, 1), (65_536, 1)],  # one past it
+        [(1, 65_535), (2, 1)],  # the last column
+        [(1, 65_536), (2, 1)],  # one past it
+    ],
+)
+def test_places_past_the_packed_way_pack_as_pack_does(pairs: list[tuple[int, int]]) -> None:
+    flat = [n for pair in pairs for n in pair]
+    one, row = Places(), Places()
+    for line, column in pairs:
+        one.add(line, column)
+        if line:
+            row.add_row("C2", line, column)
+        else:
+            row.add(line, column)
+    assert one.packed() == row.packed() == pack(flat)
+    assert [one[i] for i in range(len(pairs))] == pairs
 
 
 def test_a_usual_section_packs_at_four_bytes_an_item() -> None:
