@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from itertools import chain
 
 from lark import Token
 
@@ -38,16 +39,45 @@ from bridgefiles.formats.pbn.tags import (
     check_value,
     unescape,
 )
-from bridgefiles.model.board import Board, shared_tag
+from bridgefiles.model.board import Board, TagPair, shared_tag
 from bridgefiles.model.diagnostic import Severity
+from bridgefiles.model.shared import SharedTable
 
 # Known tags that are not plain identification tags: the general path reads them.
 _PLAIN_TAGS = KNOWN - {"Auction", "Play", "Note", *TABLES}
 # A pair of a row of tag pairs (the grammar's TAGS: blanks only inside a pair, a value
 # with no escape), its name and value.
 _ROW_PAIR = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]*"([^"]*)"[ \t]*\]')
+# what is said of a value: code, severity, message
+_Said = tuple[str, Severity, str]
 # a tag pair: name, raw value, line, column, the value's line and column, what follows
 _Pair = tuple[str, str, int, int, int, int, list[Token]]
+
+
+# A plain identification tag's shared pair and what is to say of its value (names
+# prefixed), by name and value as written: one look-up for the tags a file repeats.
+_Plain = tuple[TagPair, tuple[_Said, ...]]
+_PLAIN: SharedTable[tuple[str, str], _Plain] = SharedTable(4096)
+
+
+def _plain(name: str, raw: str) -> _Plain | None:
+    """The shared pair of ``[name "raw"]`` and its findings (without a place) when it is a
+    known identification tag with a plain value (no ``#``, no escape); else None: the
+    general path reads it. A Deal, which seldom repeats, is not kept."""
+    if name not in _PLAIN_TAGS or raw[:1] == "#" or "\\" in raw:
+        return None
+    said: list[_Said] = []
+    if "\t" in raw:
+        said.append(("syntax", Severity.ERROR, "tab inside a string"))
+    if raw not in ("", "?"):
+        found: Sequence[Finding]
+        if name == "Deal":
+            found = check_deal_masks(raw)[0]  # (the quick check of a whole deal)
+        else:
+            found = check_value(name, raw)
+        said += [(code, sev, f"{name}: {msg}") for code, sev, msg in found]
+    plain = (shared_tag(name, raw), tuple(said))
+    return plain if name == "Deal" else _PLAIN.share((name, raw), plain)
 
 
 class GameReader(SectionsPart, EndPart):
@@ -115,26 +145,25 @@ class GameReader(SectionsPart, EndPart):
                 if kept is None:
                     continue
                 raw = kept
-            if items or name not in _PLAIN_TAGS or name in seen or raw[:1] == "#" or "\\" in raw:
+            if items or name in seen:
                 self.section(name, raw, line, col, vline, vcol, items)
                 continue
+            plain = _PLAIN.get((name, raw))
+            if plain is None:
+                plain = _plain(name, raw)
+                if plain is None:
+                    self.section(name, raw, line, col, vline, vcol, items)
+                    continue
             # the common case, done here: a known identification tag seen for the first
             # time, with a plain value and nothing after it
             seen.add(name)
             if state.defaults:
                 state.defaults.pop(name, None)
             last_values[name] = raw
-            if "\t" in raw:
-                self.problem("syntax", "tab inside a string", vline, vcol)
-            if raw not in ("", "?"):
-                found: Sequence[Finding]
-                if name == "Deal":
-                    found = check_deal_masks(raw)[0]  # (the quick check of a whole deal)
-                else:
-                    found = check_value(name, raw)
-                for code, sev, msg in found:
-                    problems.append((code, sev, f"{name}: {msg}", vline, vcol))
-            tags.append(shared_tag(name, raw))
+            pair, found = plain
+            for code, sev, msg in found:
+                problems.append((code, sev, msg, vline, vcol))
+            tags.append(pair)
             places += (line, col)
         self.add_implied()
 
@@ -158,6 +187,17 @@ class GameReader(SectionsPart, EndPart):
                 continue
             text = str(first)
             line, col = self.pos(first)
+            pairs = _ROW_PAIR.findall(text)
+            n = len(pairs)
+            if text.count("\n") == n - 1 and len(text) == sum(map(len, chain(*pairs))) + 6 * n - 1:
+                # the usual header: each pair alone on its line, written [Name "value"]
+                after: list[Token] = []
+                for i, (name, value) in enumerate(pairs):
+                    column = col if i == 0 else 1
+                    if i == n - 1:
+                        after = section[1:]
+                    yield name, value, line + i, column, line + i, column + len(name) + 2, after
+                continue
             line_start = 1 - col  # where the row's first line starts, in the row's text
             end = 0
             last = len(text)
