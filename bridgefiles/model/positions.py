@@ -12,6 +12,7 @@ import re
 import struct
 from array import array
 from collections.abc import Iterable, Sequence
+from itertools import accumulate
 from typing import Any, ClassVar, Protocol
 
 from pydantic import (
@@ -56,6 +57,7 @@ def pack(flat: Iterable[int]) -> bytes:
 # words in the same places read as one layout (blanks and line breaks are kept).
 _SHAPE = str.maketrans({c: "x" for c in range(33, 127)})
 _WORD = re.compile(r"\S+")
+_PLUS_ONE = (1).__add__
 # The packed pairs of a row's words, by its layout, its column and its first line's
 # distance from the section's base line: a file's rows fall in few layouts (a Play
 # section of whole tricks is one), so most rows are placed by one look-up.
@@ -151,12 +153,21 @@ class Places:
 
 
 def _row_pairs(text: str, line: int, column: int) -> list[int]:
-    """``line, column, ...`` of each word of a row (see :meth:`Places.add_row`)."""
+    """``line, column, ...`` of each word of a row (see :meth:`Places.add_row`): a line
+    of words one space apart (the usual layout) from their lengths, others by search."""
     flat: list[int] = []
     for i, row in enumerate(text.split("\n")):
-        base = column if i == 0 else 1
-        for m in _WORD.finditer(row):
-            flat += (line + i, base + m.start())
+        start = column if i == 0 else 1
+        words = row.split()
+        if not words:
+            continue
+        if " ".join(words) == row:
+            columns = list(accumulate(map(_PLUS_ONE, map(len, words[:-1])), initial=start))
+        else:
+            columns = [start + m.start() for m in _WORD.finditer(row)]
+        pairs = [line + i] * (2 * len(columns))
+        pairs[1::2] = columns
+        flat += pairs
     return flat
 
 

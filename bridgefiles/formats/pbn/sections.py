@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from bridgefiles.formats.pbn.dialect import dialect_call
 from bridgefiles.formats.pbn.items import (
@@ -54,6 +55,7 @@ PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
 
 
 _WORD = re.compile(r"\S+")
+_PLAIN_ENTRY = PLAIN_ENTRIES.get
 # the grammar's terminals of a section, to what reads them here
 _KIND = {
     "SUFFIX": "suffix",
@@ -232,7 +234,11 @@ class SectionReader:
             if self.play:
                 self.items.extend(map(PLAIN_SLOTS.__getitem__, written))
             else:
-                self.items.extend([self._plain_call(w) for w in written])
+                entries = list(map(_PLAIN_ENTRY, written))
+                if all(entries):
+                    self.items.extend(cast("list[AuctionEntry]", entries))  # (no None: all)
+                else:  # (a call in another mix of cases: 1Nt)
+                    self.items.extend([self._plain_call(w) for w in written])
             self.plain_count += placed
             return
         found: list[AuctionEntry | PlayedCard] = []
