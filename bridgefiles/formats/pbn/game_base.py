@@ -210,7 +210,9 @@ class GameBase:
         if run:
             data.append(self.run_text(run, keep_quiet, data_error))
         if pair is not None and (comments or data):
-            updated = pair.model_copy(update={"comments": tuple(comments), "section": tuple(data)})
+            # (built anew, not model_copy: that keeps a copy of the pair's fields-set too)
+            updated = make(TagPair, **{**dict(pair), "comments": tuple(comments),
+                                       "section": tuple(data)})
             # the pair is the tag just read, so it is the last one (no search: linear time)
             at = (
                 len(self.tags) - 1 if self.tags and self.tags[-1] is pair else self.tags.index(pair)
