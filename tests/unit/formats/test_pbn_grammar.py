@@ -188,6 +188,17 @@ def test_a_token_means_what_its_section_says(engine: str) -> None:
     assert section('[Auction "N"]\n{c} 4NT\n', engine)[2] == ("CALL", "4NT")
     assert section('[ScoreTable "Contract"]\n{c} 4NT\n', engine)[2] == ("ELEMENT", "4NT")
     assert section('[Play "N"]\n;c\nS2\n', engine)[2] == ("CARD", "S2")
+    # after a comment or an annotation, each section's own terminals (its groups are
+    # rules of their own, not shared with another section's: grammars/pbn.lark)
+    assert section('[Auction "N"]\n1C {c} S2\n', engine)[3] == ("WORD", "S2")
+    assert section('[Auction "N"]\n1C =1= S2\n', engine)[3] == ("WORD", "S2")
+    assert section('[Play "N"]\n{c} 4NT\n', engine)[2] == ("WORD", "4NT")
+    assert section('[Play "N"]\nS2 =1= 4NT\n', engine)[3] == ("WORD", "4NT")
+    assert section('[Play "N"]\n^R ;c\n4NT\n', engine)[3] == ("WORD", "4NT")
+    assert section('[Auction "N"]\n^I {c} SA\n', engine)[3] == ("WORD", "SA")
+    assert section('[ScoreTable "Contract"]\n;c\nSA 4NT\n', engine)[2:] == [
+        ("ELEMENT", "SA"), ("ELEMENT", "4NT"),
+    ]  # fmt: skip
 
 
 def test_a_row_is_plain_calls_over_single_line_breaks() -> None:
