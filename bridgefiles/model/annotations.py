@@ -6,6 +6,9 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
+from bridgefiles.model.fast import shared_fields
+from bridgefiles.model.shared import SharedTable
+
 
 class CommentKind(str, Enum):
     """How a PBN comment was written, so it is written back the same way (PBN 3.8)."""
@@ -29,7 +32,11 @@ class Comment(BaseModel):
 
 
 class Note(BaseModel):
-    """A PBN ``Note`` tag: ``index:text``, referred to as ``=index=`` by calls or cards."""
+    """A PBN ``Note`` tag: ``index:text``, referred to as ``=index=`` by calls or cards.
+
+    A note read from a file has no line or column of its own (a plain one is shared by
+    every section with the same number and text, :func:`shared_note`): its section's
+    ``note_where`` says where it stood."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -39,6 +46,26 @@ class Note(BaseModel):
     comments: tuple[Comment, ...] = ()
     line: int | None = None
     column: int | None = None
+
+
+_NOTE_FIELDS = shared_fields(("index", "text"))  # what a plain note sets
+
+# Plain notes shared by every section with the same number and text: a file repeats its
+# notes (the system's conventions: "1:Stayman", "2:transfer"), and a Note costs some 400
+# bytes. Where a shared note stood is on its section (``Placed.note_where``).
+_SHARED_NOTES: SharedTable[tuple[int, str], Note] = SharedTable(4096)
+
+
+def shared_note(index: int, text: str) -> Note:
+    """The shared plain note ``index:text`` (no raw form, comment or position)."""
+    found = _SHARED_NOTES.get((index, text))
+    if found is None:
+        # every field given, so model_construct calls no get_default
+        found = Note.model_construct(
+            _NOTE_FIELDS, index=index, text=text, raw=None, comments=(), line=None, column=None
+        )
+        found = _SHARED_NOTES.share((index, text), found)
+    return found
 
 
 def numbered_note(notes: tuple[Note, ...], index: int) -> Note | None:

@@ -227,19 +227,29 @@ class Placed(BaseModel):
 
     model_config = ConfigDict(frozen=True)
     ITEMS: ClassVar[str] = ""
+    NOTES: ClassVar[str] = "notes"  # the section's notes (placed by ``note_positions``)
 
     positions: SkipJsonSchema[bytes] = Field(default=NO_POSITIONS, exclude=True, repr=False)
+    # where each of the section's notes stood (its Note tag), packed the same way
+    note_positions: SkipJsonSchema[bytes] = Field(default=NO_POSITIONS, exclude=True, repr=False)
 
     def where(self, index: int) -> tuple[int | None, int | None]:
         """The line and column of item ``index`` (see :func:`where`)."""
         items: Sequence[_Item] = getattr(self, self.ITEMS)
         return where(items, self.positions, index)
 
+    def note_where(self, index: int) -> tuple[int | None, int | None]:
+        """The line and column of the Note tag of note ``index`` of the section's
+        ``notes`` (its place in the tuple, not its number)."""
+        notes: Sequence[_Item] = getattr(self, self.NOTES)
+        return where(notes, self.note_positions, index)
+
     @model_serializer(mode="wrap")
     def _with_positions(
         self, handler: SerializerFunctionWrapHandler, info: SerializationInfo
     ) -> Any:
-        return placed(self.positions, handler(self), self.ITEMS)
+        data = placed(self.positions, handler(self), self.ITEMS)
+        return placed(self.note_positions, data, self.NOTES)
 
 
 def placed(packed: bytes, data: Any, items: str) -> Any:

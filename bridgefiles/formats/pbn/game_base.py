@@ -96,9 +96,11 @@ class GameBase:
         self.auction_tag: tuple[Seat, int, int, list[Comment]] | None = None
         self.play_tag: tuple[Seat, int, int, list[Comment]] | None = None
         self.auction_notes: list[Note] = []
+        self.auction_note_places: list[int] = []  # line, column of each note, flat
         self.auction_indices: set[int] = set()
         self.play_indices: set[int] = set()
         self.play_notes: list[Note] = []
+        self.play_note_places: list[int] = []
         self.latest: str | None = None  # "auction" or "play": where Note tags go
 
     def problem(

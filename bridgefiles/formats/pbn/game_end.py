@@ -13,7 +13,7 @@ from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
 from bridgefiles.model.play import Play
-from bridgefiles.model.positions import pack
+from bridgefiles.model.positions import NO_POSITIONS, pack
 
 # The tags that must come before the Auction or the Play section (check_order).
 ORDERED = frozenset({"Dealer", "Deal", "Declarer", "Contract"})
@@ -24,9 +24,9 @@ class EndPart(GameBase):
 
     # -- the end of the game ------------------------------------------------------------
     def finish(self) -> None:
-        for name, reader, notes in (
-            ("auction", self.auction, self.auction_notes),
-            ("play", self.play, self.play_notes),
+        for name, reader, notes, places in (
+            ("auction", self.auction, self.auction_notes, self.auction_note_places),
+            ("play", self.play, self.play_notes, self.play_note_places),
         ):
             if reader is None:
                 continue
@@ -36,13 +36,13 @@ class EndPart(GameBase):
                 used.add(n)
                 if n not in indices:
                     self.problem("note", f"no Note {n} in the {name} section for ={n}=", line, col)
-            for note in notes:
+            for i, note in enumerate(notes):
                 if note.index and note.index not in used:
                     self.problem(
                         "note",
                         f"note {note.index} of the {name} section is never referred to",
-                        note.line or 0,
-                        note.column or 1,
+                        places[2 * i],
+                        places[2 * i + 1],
                         Severity.WARNING,
                     )
         if self.play is not None and self.play_tag is not None and self.play.plus_index is not None:
@@ -133,6 +133,9 @@ class EndPart(GameBase):
                 line=line,
                 column=col,
                 positions=self.auction.positions(),
+                note_positions=pack(self.auction_note_places)
+                if self.auction_notes
+                else NO_POSITIONS,
             )
         play = None
         if self.play is not None and self.play_tag is not None:
@@ -150,6 +153,7 @@ class EndPart(GameBase):
                 line=line,
                 column=col,
                 positions=self.play.positions(),
+                note_positions=pack(self.play_note_places) if self.play_notes else NO_POSITIONS,
             )
         label = next((t.value for t in self.tags if t.name == "Board"), None)
         # Result "0" on a passed-out board

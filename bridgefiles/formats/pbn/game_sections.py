@@ -9,7 +9,7 @@ from bridgefiles.formats.pbn import tables as tbl
 from bridgefiles.formats.pbn.game_base import SEATS, GameBase
 from bridgefiles.formats.pbn.sections import SectionReader
 from bridgefiles.formats.pbn.tags import check_value, unescape
-from bridgefiles.model.annotations import Comment, Note
+from bridgefiles.model.annotations import Comment, Note, shared_note
 from bridgefiles.model.board import Table
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
@@ -93,15 +93,13 @@ class SectionsPart(GameBase):
             index_text_ok = False
         else:
             index_text_ok = bool(colon) and index > 0
-        note = make(
-            Note,
-            index=index,
-            text=text if index_text_ok else value,
-            raw=None if index_text_ok and raw == value else raw,
-            comments=(),
-            line=line,
-            column=col,
-        )
+        # where the note stood goes to its section's note positions, not on the note
+        if index_text_ok and raw == value:
+            note = shared_note(index, text)
+        else:
+            note = make(
+                Note, index=index, text=text if index_text_ok else value, raw=raw, comments=()
+            )
         comments: list[Comment] = []
         stray: list[Token] = []
         for tok in items:
@@ -130,6 +128,7 @@ class SectionsPart(GameBase):
     ) -> None:
         """A Note of the Auction or Play section read last (``latest``)."""
         notes = self.auction_notes if latest == "auction" else self.play_notes
+        places = self.auction_note_places if latest == "auction" else self.play_note_places
         indices = self.auction_indices if latest == "auction" else self.play_indices
         if index and index in indices:
             self.problem(
@@ -140,6 +139,7 @@ class SectionsPart(GameBase):
                 Severity.WARNING,
             )
         notes.append(note)
+        places += (line, col)
         indices.add(index)
         section = self.auction if latest == "auction" else self.play
         if stray and section is None:

@@ -1,4 +1,4 @@
-"""Compact boards (issue 23 point 4): a plain call, card or tag read from a file is one
+"""Compact boards (issue 23 point 4): a plain call, card, tag or note read from a file is one
 shared value, and where it stood lives in its section's packed positions. Touching every
 entry of a kept board reads shared values; findings, the JSON format and copies still
 say where each item stood."""
@@ -19,6 +19,7 @@ from shared import REAL_LIN, REAL_PBN, files, needs_corpus
 import bridgefiles as bf
 from bridgefiles.checks.schema import board_schema
 from bridgefiles.model import Auction, Call, Card, Play, Seat
+from bridgefiles.model.annotations import shared_note
 from bridgefiles.model.auction import SHARED_ENTRIES, AuctionEntry, EntryKind
 from bridgefiles.model.auction import shared_annotated as auction_shared
 from bridgefiles.model.auction import shared_key as entry_key
@@ -196,6 +197,37 @@ def test_the_same_call_in_two_boards_is_one_value() -> None:
     assert first.tag_pair("Event") is second.tag_pair("Event")
 
 
+def test_the_same_note_in_two_boards_is_one_value_that_says_where_it_stood() -> None:
+    forget()
+    first, second = bf.loads(GAME + "\n" + GAME.replace('"1"', '"2"'), "pbn").boards
+    assert first.auction is not None and second.auction is not None
+    (note,) = first.auction.notes
+    assert note is second.auction.notes[0] and (note.index, note.text) == (1, "15-17")
+    assert note.line is None  # a shared value: where it stood is on its section
+    assert first.auction.note_where(0) == (12, 1) and second.auction.note_where(0) == (28, 1)
+    data = json.loads(bf.dumps(bf.loads(GAME, "pbn"), format="json"))["boards"][0]
+    assert (data["auction"]["notes"][0]["line"], data["auction"]["notes"][0]["column"]) == (12, 1)
+    back = bf.loads(bf.dumps(bf.loads(GAME, "pbn"), format="json"), "json").boards[0]
+    assert back == _board().model_copy(update={"source": None})  # (JSON keeps no source)
+    assert back.auction is not None
+    assert back.auction.notes[0] is note and back.auction.note_where(0) == (12, 1)
+
+
+def test_a_note_with_more_than_its_text_is_its_own_and_findings_say_where_it_stood() -> None:
+    text = GAME.replace("=1= ", "").replace('[Note "1:15-17"]', '[Note "1:15-17"] {strong}')
+    board = _board(text)
+    assert board.auction is not None
+    (note,) = board.auction.notes
+    assert note.comments[0].text == "strong" and note is not shared_note(1, "15-17")
+    assert note.line is None and board.auction.note_where(0) == (12, 1)
+    (unused,) = [d for d in board.diagnostics if "never referred to" in d.message]
+    assert (unused.line, unused.column) == (12, 1)
+    data = json.loads(bf.dumps(bf.loads(text, "pbn"), format="json"))["boards"][0]
+    assert (data["auction"]["notes"][0]["line"], data["auction"]["notes"][0]["column"]) == (12, 1)
+    back = bf.loads(bf.dumps(bf.loads(text, "pbn"), format="json"), "json").boards[0]
+    assert back.auction == board.auction  # the note built anew, in its place
+
+
 def test_findings_say_where_a_shared_card_stood() -> None:
     revoke = GAME.replace("C5 C2 CA C3", "C5 C2 CA H2")  # South (J95.QJ32.74.9743) has clubs
     report = bf.validate(_board(revoke))
@@ -270,8 +302,10 @@ def _item_places(board: Board) -> list[tuple[int | None, int | None]]:
     out = [board.tag_where(i) for i in range(len(board.tags))]
     if board.auction is not None:
         out += [board.auction.where(i) for i in range(len(board.auction.entries))]
+        out += [board.auction.note_where(i) for i in range(len(board.auction.notes))]
     if board.play is not None:
         out += [board.play.where(i) for i in range(len(board.play.slots))]
+        out += [board.play.note_where(i) for i in range(len(board.play.notes))]
     return out
 
 
