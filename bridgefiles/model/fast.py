@@ -12,6 +12,7 @@ set before ``model_copy`` changes it). Nothing here writes pydantic's internals.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -20,11 +21,6 @@ M = TypeVar("M", bound=BaseModel)
 
 # The one set for each collection of field names (see the module's docstring).
 _SHARED_SETS: dict[frozenset[str], set[str]] = {}
-
-
-# The shared set for the names a caller of make() gives, in the order given: make()'s
-# callers name the same fields the same way each time, so a tuple finds the set.
-_BY_NAMES: dict[tuple[str, ...], set[str]] = {}
 
 
 def shared_fields(names: Iterable[str]) -> set[str]:
@@ -36,15 +32,42 @@ def shared_fields(names: Iterable[str]) -> set[str]:
     return found
 
 
+# For each class and the names a caller of make() gives, in the order given (its callers
+# name the same fields the same way each time, so a tuple finds them): the shared
+# fields-set, and the defaults of the fields not given that are frozen models or enum
+# members, handed over as they are.
+_BY_CALL: dict[tuple[type[BaseModel], tuple[str, ...]], tuple[set[str], dict[str, Any]]] = {}
+
+
+def _kept_defaults(cls: type[BaseModel], names: tuple[str, ...]) -> dict[str, Any]:
+    """The defaults of ``cls`` not among ``names`` that are immutable values of ours (a
+    frozen model, an enum member): model_construct would deep-copy each (its
+    ``get_default``), so a board would hold a copy of ``NO_ANNOTATIONS`` of its own."""
+    kept: dict[str, Any] = {}
+    for name, field in cls.model_fields.items():
+        default = field.default
+        if name in names or field.default_factory is not None:
+            continue
+        if isinstance(default, Enum) or (
+            isinstance(default, BaseModel) and default.model_config.get("frozen")
+        ):
+            kept[name] = default
+    return kept
+
+
 def make(cls: type[M], **values: Any) -> M:
-    """An instance of ``cls`` with ``values`` and the defaults, not validated.
+    """An instance of ``cls`` with ``values`` and the defaults, not validated; a default
+    that is a frozen model or an enum member is the default itself, not a copy.
 
     Callers pass only field names of ``cls`` (unknown names are a bug of ours).
     """
     names = tuple(values)
-    fields = _BY_NAMES.get(names)
-    if fields is None:
-        fields = _BY_NAMES[names] = shared_fields(names)
+    found = _BY_CALL.get((cls, names))
+    if found is None:
+        found = _BY_CALL[(cls, names)] = (shared_fields(names), _kept_defaults(cls, names))
+    fields, defaults = found
+    if defaults:
+        return cls.model_construct(fields, **defaults, **values)
     return cls.model_construct(fields, **values)
 
 

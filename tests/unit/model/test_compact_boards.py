@@ -14,17 +14,19 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel
 from shared import REAL_LIN, REAL_PBN, files, needs_corpus
 
 import bridgefiles as bf
 from bridgefiles.checks.schema import board_schema
 from bridgefiles.model import Auction, Call, Card, Play, Seat
-from bridgefiles.model.annotations import shared_note
+from bridgefiles.model.annotations import NO_ANNOTATIONS, shared_note
 from bridgefiles.model.auction import SHARED_ENTRIES, AuctionEntry, EntryKind
 from bridgefiles.model.auction import shared_annotated as auction_shared
 from bridgefiles.model.auction import shared_key as entry_key
 from bridgefiles.model.board import Board, TagPair, shared_tag
 from bridgefiles.model.calls import PASS
+from bridgefiles.model.fast import make
 from bridgefiles.model.play import SHARED_SLOTS, PlayedCard, Slot
 from bridgefiles.model.play import shared_annotated as play_shared
 from bridgefiles.model.play import shared_key as slot_key
@@ -226,6 +228,35 @@ def test_a_note_with_more_than_its_text_is_its_own_and_findings_say_where_it_sto
     assert (data["auction"]["notes"][0]["line"], data["auction"]["notes"][0]["column"]) == (12, 1)
     back = bf.loads(bf.dumps(bf.loads(text, "pbn"), format="json"), "json").boards[0]
     assert back.auction == board.auction  # the note built anew, in its place
+
+
+LIN_GAME = "pn|S,W,N,E|md|3S23456789TJQKA,H23456789TJQKA,D23456789TJQKA,|sv|o|"
+LIN_GAME += "mb|1C|mb|p|mb|p|mb|p|pc|SA|pc|H2|pc|D2|pc|C2|\n"
+
+
+def _defaults_shared(model: BaseModel) -> list[str]:
+    """The fields of ``model`` and the models it holds whose value equals a frozen-model
+    default but is a copy of it (each is memory a kept board need not hold)."""
+    copies: list[str] = []
+    for name, field in type(model).model_fields.items():
+        value = getattr(model, name)
+        default = field.default
+        if isinstance(default, BaseModel) and value == default and value is not default:
+            copies.append(f"{type(model).__name__}.{name}")
+        for item in value if isinstance(value, tuple) else (value,):
+            if isinstance(item, BaseModel):
+                copies += _defaults_shared(item)
+    return copies
+
+
+@pytest.mark.parametrize("text, fmt", [(GAME, "pbn"), (LIN_GAME, "lin")], ids=["pbn", "lin"])
+def test_a_default_a_board_holds_is_the_default_itself_not_a_copy(text: str, fmt: str) -> None:
+    (board,) = bf.loads(text, fmt).boards
+    assert board.auction is not None and board.play is not None
+    assert board.auction.end_annotations is NO_ANNOTATIONS
+    assert _defaults_shared(board) == []
+    built = make(Auction, first=Seat.N)  # the readers' way of building: no copy either
+    assert built.end_annotations is NO_ANNOTATIONS and built.model_fields_set == {"first"}
 
 
 def test_findings_say_where_a_shared_card_stood() -> None:
