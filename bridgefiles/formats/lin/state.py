@@ -100,10 +100,13 @@ class BoardState:
 
 
 def lin_extra(key: str, value: str, position: int, line: int | None, column: int | None) -> Extra:
-    """A LIN command kept as written, ``position`` calls and cards into the board."""
+    """A LIN command kept as written, ``position`` calls and cards into the board. Its key
+    is interned: a file repeats a few commands (``nt``, ``at``, ``pg``) on every board, and
+    each key read is a string of its own (some 50 bytes an extra)."""
     return make(
-        Extra, format=FORMAT, key=key, value=value, position=position, line=line, column=column
-    )
+        Extra, format=FORMAT, key=sys.intern(key), value=value, position=position, line=line,
+        column=column,
+    )  # fmt: skip
 
 
 _SHARED_MESSAGES = 4096

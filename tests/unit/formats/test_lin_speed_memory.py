@@ -134,3 +134,12 @@ def test_commands_held_after_a_deal_are_no_more_than_a_boards() -> None:
     (board,) = boards
     assert any(d.code == "limit" for d in board.diagnostics)
     assert peak <= BASE + 3 * 1_000 * PER_KEPT_COMMAND + 2 * len(data), peak
+
+
+def test_the_commands_kept_as_extras_share_their_keys() -> None:
+    """A vugraph file repeats its display commands on every board: each ``nt`` kept is
+    one key string, not one a board."""
+    board = "qx|o{n}|md|3S23456789TJQKA,H23456789TJQKA,D23456789TJQKA,|mb|p|nt|well {n}|pg||\n"
+    boards = bf.loads("".join(board.format(n=n) for n in range(1, 4)), "lin").boards
+    keys = [e.key for b in boards for e in b.extras if e.key == "nt"]
+    assert len(keys) == 3 and len({id(k) for k in keys}) == 1

@@ -259,6 +259,15 @@ def test_a_default_a_board_holds_is_the_default_itself_not_a_copy(text: str, fmt
     assert built.end_annotations is NO_ANNOTATIONS and built.model_fields_set == {"first"}
 
 
+def test_a_tag_seldom_shared_still_shares_its_name() -> None:
+    """Each board's Deal (and Board number) is a tag of its own: its name is one string."""
+    first, second = bf.loads(GAME + "\n" + GAME.replace('"1"', '"2"'), "pbn").boards
+    for name in ("Deal", "Board"):
+        one, two = first.tag_pair(name), second.tag_pair(name)
+        assert one is not None and two is not None and one is not two
+        assert one.name is two.name
+
+
 def test_findings_say_where_a_shared_card_stood() -> None:
     revoke = GAME.replace("C5 C2 CA C3", "C5 C2 CA H2")  # South (J95.QJ32.74.9743) has clubs
     report = bf.validate(_board(revoke))
