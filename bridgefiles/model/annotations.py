@@ -6,7 +6,7 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
-from bridgefiles.model.fast import shared_fields
+from bridgefiles.model.fast import make
 from bridgefiles.model.shared import SharedTable
 
 
@@ -48,8 +48,6 @@ class Note(BaseModel):
     column: int | None = None
 
 
-_NOTE_FIELDS = shared_fields(("index", "text"))  # what a plain note sets
-
 # Plain notes shared by every section with the same number and text: a file repeats its
 # notes (the system's conventions: "1:Stayman", "2:transfer"), and a Note costs some 400
 # bytes. Where a shared note stood is on its section (``Placed.note_where``).
@@ -60,11 +58,7 @@ def shared_note(index: int, text: str) -> Note:
     """The shared plain note ``index:text`` (no raw form, comment or position)."""
     found = _SHARED_NOTES.get((index, text))
     if found is None:
-        # every field given, so model_construct calls no get_default
-        found = Note.model_construct(
-            _NOTE_FIELDS, index=index, text=text, raw=None, comments=(), line=None, column=None
-        )
-        found = _SHARED_NOTES.share((index, text), found)
+        found = _SHARED_NOTES.share((index, text), make(Note, index=index, text=text))
     return found
 
 

@@ -30,7 +30,7 @@ from bridgefiles.model.auction import Auction
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal, DealMasks, whole_deal_masks
 from bridgefiles.model.diagnostic import Diagnostic
-from bridgefiles.model.fast import make, shared_fields
+from bridgefiles.model.fast import make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play
 from bridgefiles.model.positions import NO_POSITIONS, count, pack, placed, unpack, where
@@ -458,19 +458,14 @@ def _positions_of(board: Board, tags: tuple[TagPair, ...]) -> bytes:
 # TagPair costs some 350 bytes. A deal, which seldom repeats, is never kept.
 _SHARED_TAGS: SharedTable[tuple[str, str], TagPair] = SharedTable(4096)
 _NOT_SHARED = frozenset({"Deal"})
-_PLAIN_TAG_FIELDS = shared_fields(("name", "value"))  # what a plain tag sets
 
 
 def shared_tag(name: str, value: str) -> TagPair:
     """The shared plain tag ``[name "value"]`` (no raw form, comment or position)."""
     found = _SHARED_TAGS.get((name, value))
     if found is None:
-        # every field given, so model_construct calls no get_default (a third less time);
         # the name interned, as a Deal's or a Board number's tag is seldom shared
-        found = TagPair.model_construct(
-            _PLAIN_TAG_FIELDS, name=sys.intern(name), value=value, raw=None, comments=(),
-            section=(), line=None, column=None, implied=False,
-        )  # fmt: skip
+        found = make(TagPair, name=sys.intern(name), value=value)
         if name not in _NOT_SHARED:
             found = _SHARED_TAGS.share((name, value), found)
     return found

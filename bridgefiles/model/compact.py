@@ -86,8 +86,11 @@ def _notes(section: Section, update: dict[str, object]) -> Section:
     (a copy only when something changes)."""
     notes = section.notes
     if any(n.line is not None for n in notes):
-        update["notes"] = tuple(map(_note, notes))
-        update["note_positions"] = _places(notes, section.note_positions)
+        update = {
+            **update,
+            "notes": tuple(map(_note, notes)),
+            "note_positions": _places(notes, section.note_positions),
+        }
     return section.model_copy(update=update) if update else section
 
 

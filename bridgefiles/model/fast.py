@@ -34,30 +34,37 @@ def shared_fields(names: Iterable[str]) -> set[str]:
 
 # For each class and the names a caller of make() gives, in the order given (its callers
 # name the same fields the same way each time, so a tuple finds them): the shared
-# fields-set, and the defaults of the fields not given that are frozen models or enum
-# members, handed over as they are.
+# fields-set, and the defaults of the fields not given, handed over as they are.
 _BY_CALL: dict[tuple[type[BaseModel], tuple[str, ...]], tuple[set[str], dict[str, Any]]] = {}
+
+# Defaults model_construct would hand over unchanged anyway (pydantic's smart_deepcopy
+# keeps these types and empty tuples as they are)
+_IMMUTABLE = (type(None), bool, int, float, str, bytes, frozenset)
 
 
 def _kept_defaults(cls: type[BaseModel], names: tuple[str, ...]) -> dict[str, Any]:
-    """The defaults of ``cls`` not among ``names`` that are immutable values of ours (a
-    frozen model, an enum member): model_construct would deep-copy each (its
-    ``get_default``), so a board would hold a copy of ``NO_ANNOTATIONS`` of its own."""
+    """The defaults of ``cls`` not among ``names`` that are immutable: plain values, empty
+    tuples, enum members and frozen models. model_construct would look each up through
+    ``get_default`` a call (a third of its time for a model of a few fields given), and
+    deep-copy the last two: a board would hold a copy of ``NO_ANNOTATIONS`` of its own."""
     kept: dict[str, Any] = {}
     for name, field in cls.model_fields.items():
         default = field.default
-        if name in names or field.default_factory is not None:
+        if name in names or field.default_factory is not None or field.is_required():
             continue
-        if isinstance(default, Enum) or (
-            isinstance(default, BaseModel) and default.model_config.get("frozen")
+        if (
+            isinstance(default, (*_IMMUTABLE, Enum))
+            or default == ()
+            or (isinstance(default, BaseModel) and default.model_config.get("frozen"))
         ):
             kept[name] = default
     return kept
 
 
 def make(cls: type[M], **values: Any) -> M:
-    """An instance of ``cls`` with ``values`` and the defaults, not validated; a default
-    that is a frozen model or an enum member is the default itself, not a copy.
+    """An instance of ``cls`` with ``values`` and the defaults, not validated; an immutable
+    default (a frozen model, an enum member, a plain value) is the default itself, not a
+    copy, and not looked up again.
 
     Callers pass only field names of ``cls`` (unknown names are a bug of ours).
     """

@@ -257,6 +257,9 @@ def test_a_default_a_board_holds_is_the_default_itself_not_a_copy(text: str, fmt
     assert _defaults_shared(board) == []
     built = make(Auction, first=Seat.N)  # the readers' way of building: no copy either
     assert built.end_annotations is NO_ANNOTATIONS and built.model_fields_set == {"first"}
+    assert built == Auction(first=Seat.N)  # every default as validation gives it
+    pair = make(TagPair, name="Board", value="1")
+    assert pair == TagPair(name="Board", value="1") and pair.model_fields_set == {"name", "value"}
 
 
 def test_a_tag_seldom_shared_still_shares_its_name() -> None:
