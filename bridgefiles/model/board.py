@@ -486,14 +486,21 @@ def _index(board: Board) -> dict[str, int]:
     if kept is not None and kept[0] is tags:
         found: dict[str, int] = kept[1]
         return found
-    names = tuple(t.name for t in tags)
+    index = tag_index(tuple(t.name for t in tags))
+    fields["_tag_index"] = (tags, index)
+    return index
+
+
+def tag_index(names: tuple[str, ...]) -> dict[str, int]:
+    """Each name of a tag sequence to the place of its first tag (PBN 2.6), one dict
+    shared by every sequence of the same names (do not change it): what a board and its
+    reader look tags up by."""
     index = _INDEXES.get(names)
     if index is None:
         index = {}
         for i, name in enumerate(names):
             index.setdefault(name, i)
         index = _INDEXES.share(names, index)
-    fields["_tag_index"] = (tags, index)
     return index
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from bridgefiles.model.cards import ALL_CARDS, RANK_CHARS, RANK_OFFSET, Card, Suit
 from bridgefiles.model.fast import construct, make, shared_fields
 from bridgefiles.model.seats import ROTATION, SEAT_ORDER, Seat, rotation_from
+from bridgefiles.model.shared import SharedTable
 
 _INDEX = attrgetter("index")
 # For each suit of a PBN hand (spades first): rank letter -> the card's index
@@ -81,7 +82,26 @@ def whole_deal_masks(text: str) -> DealMasks | None:
     four hands of 13 cards, each card once. None for anything else (a hand not given, a
     card twice, an end position, text :meth:`Deal.parse` refuses): then the Deal model
     says what the deal is. The masks are the same facts ``Deal.parse`` reads, without
-    building the hands' cards, for the Laws' replay of the play."""
+    building the hands' cards, for the Laws' replay of the play.
+
+    The last deals' masks are kept (``_RECENT``): a reader checks a deal this way and the
+    validation of the same board, which follows, asks for its masks again."""
+    found = _RECENT.get(text)
+    if found is not None:
+        return found
+    masks = _deal_masks(text)
+    if masks is not None:
+        _RECENT.share(text, masks)
+    return masks
+
+
+# The masks of the deals read last (see whole_deal_masks): a few, as a board's
+# validation follows its reading.
+_RECENT: SharedTable[str, DealMasks] = SharedTable(64)
+
+
+def _deal_masks(text: str) -> DealMasks | None:
+    """:func:`whole_deal_masks`, worked out."""
     t = text.strip()
     if len(t) < 2 or t[1] != ":":
         return None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from bridgefiles.model.shared import SharedTable
+
 BASIC = {
     "mp": "MP",
     "matchpoints": "MP",
@@ -62,15 +64,20 @@ class ScoringMethod(BaseModel):
 
     @property
     def is_imps(self) -> bool:
-        return self.base == "IMP" or any(
-            self.has(m) for m in ("Butler", "Butler-2", "Cross", "Cross1", "Cross2", "Experts")
-        )
+        return self.base == "IMP" or any(m.lower() in _IMP_MODIFIERS for m in self.modifiers)
+
+
+# The modifiers that score in IMPs (``ScoringMethod.is_imps``), in lower case.
+_IMP_MODIFIERS = frozenset({"butler", "butler-2", "cross", "cross1", "cross2", "experts"})
 
 
 def scale_warnings(method: ScoringMethod, named: str = "Scoring") -> list[str]:
     """What to tell for each scale ``method`` names that is not implemented (EMP,
     IMP_1948, IMP_1961): its IMPs or matchpoints are those of today's scales. One
     wording for the scorer and the validator; ``named`` is where the method came from."""
+    unimplemented = method.unimplemented
+    if not unimplemented:  # (nearly every board)
+        return []
     if method.is_imps:
         scale = "on the current IMP scale"
     elif method.base is not None:
@@ -80,14 +87,28 @@ def scale_warnings(method: ScoringMethod, named: str = "Scoring") -> list[str]:
     return [
         f"{named} names {modifier} ({UNIMPLEMENTED[modifier]}), which is not "
         f"implemented: the board is scored {scale}"
-        for modifier in method.unimplemented
+        for modifier in unimplemented
     ]
 
 
 def parse_scoring(text: str | None) -> ScoringMethod:
-    """Split a Scoring value at ``;`` into base, modifiers and unknown fields."""
+    """Split a Scoring value at ``;`` into base, modifiers and unknown fields. A file
+    says the same few values on every board: each is read once (``_READ``), as the
+    method is an immutable value."""
     if not text:
-        return ScoringMethod()
+        return _NONE
+    found = _READ.get(text)
+    if found is None:
+        found = _READ.share(text, _parse_scoring(text))
+    return found
+
+
+_NONE = ScoringMethod()
+_READ: SharedTable[str, ScoringMethod] = SharedTable(256)
+
+
+def _parse_scoring(text: str) -> ScoringMethod:
+    """:func:`parse_scoring`, worked out."""
     base: str | None = None
     extra: list[str] = []
     modifiers: list[str] = []

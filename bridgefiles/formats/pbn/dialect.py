@@ -18,10 +18,10 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bridgefiles.model.auction import Auction
-from bridgefiles.model.board import TagPair
+from bridgefiles.model.board import TagPair, tag_index
 from bridgefiles.model.calls import PASS, Call, Contract
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.outcome import auction_outcome
@@ -60,17 +60,23 @@ def dialect_contract(value: str) -> list[Finding]:
 
 
 def passed_out_result(
-    tags: Sequence[TagPair], places: Sequence[int], auction: Auction | None
+    tags: Sequence[TagPair],
+    places: Sequence[int],
+    auction: Auction | None,
+    index: Mapping[str, int] | None = None,
 ) -> list[Problem]:
     """The warning for ``Result "0"`` on a passed-out board (the Contract tag, else the
     auction, passes it out: what the Laws go by), read as no result: no contract was
     played, so no tricks and no score. [] for any other board. ``places``: each tag's
-    line and column, flat."""
-    at = next((i for i, t in enumerate(tags) if t.name == "Result"), None)
+    line and column, flat; ``index``: each name to its first tag (``tag_index`` of their names)."""
+    if index is None:
+        index = tag_index(tuple(t.name for t in tags))
+    at = index.get("Result")
     if at is None or tags[at].value.strip() != "0" or not places[2 * at]:
         return []
     line, column = places[2 * at], places[2 * at + 1]
-    written = next((t.value for t in tags if t.name == "Contract"), "").strip()
+    found = index.get("Contract")
+    written = "" if found is None else tags[found].value.strip()
     try:
         contract = Contract.parse(written) if written not in _NO_VALUE else None
     except ValueError:  # not a contract (its own check says why): the auction decides

@@ -86,6 +86,7 @@ class GameBase:
         self.parse_text = game.text  # the text the grammar read (line ends made "\n")
         self.problems: list[Problem] = list(game.problems)
         self.tags: list[TagPair] = []
+        self._tag_index: tuple[int, dict[str, int]] | None = None  # (EndPart.tag_index)
         self.tag_places: list[int] = []  # line, column of each tag, flat (model/positions.py)
         self.seen: set[str] = set()
         self.comments: list[Comment] = []

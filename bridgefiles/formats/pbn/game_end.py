@@ -8,7 +8,7 @@ from typing import Any
 from bridgefiles.formats.pbn.dialect import passed_out_result
 from bridgefiles.formats.pbn.game_base import GameBase, diagnostics_of
 from bridgefiles.model.auction import Auction
-from bridgefiles.model.board import Board, TagPair
+from bridgefiles.model.board import Board, TagPair, tag_index
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
@@ -46,7 +46,7 @@ class EndPart(GameBase):
                         Severity.WARNING,
                     )
         if self.play is not None and self.play_tag is not None and self.play.plus_index is not None:
-            contract = next((t.value for t in self.tags if t.name == "Contract"), "")
+            contract = self.tag_value("Contract") or ""
             try:
                 strain = Contract.parse(contract).strain if contract else None
             except ValueError:
@@ -63,9 +63,23 @@ class EndPart(GameBase):
             for needed in ("Deal", "Contract"):
                 if needed not in present:
                     self.problem("missing-tag", f"Play without a {needed} tag", line, col)
-            contract = next((t.value for t in self.tags if t.name == "Contract"), "")
+            contract = self.tag_value("Contract") or ""
             if "Declarer" not in present and contract[:1].isdigit():
                 self.problem("missing-tag", "Play without a Declarer tag", line, col)
+
+    def tag_index(self) -> dict[str, int]:
+        """Each tag name of the game to the place of its first tag (PBN 2.6): one look-up
+        for each tag the checks and the build ask for, not a pass over the tags each."""
+        tags = self.tags
+        kept = self._tag_index
+        if kept is None or kept[0] != len(tags):  # (names are only ever added)
+            kept = self._tag_index = (len(tags), tag_index(tuple(t.name for t in tags)))
+        return kept[1]
+
+    def tag_value(self, name: str) -> str | None:
+        """The value in use of the game's first tag ``name``, or None."""
+        at = self.tag_index().get(name)
+        return None if at is None else self.tags[at].value
 
     def add_implied(self) -> None:
         """The tags this game inherits from an earlier game's ``##`` and does not write."""
@@ -94,9 +108,10 @@ class EndPart(GameBase):
             return
         where: dict[str, tuple[int, int]] = {}
         places = self.tag_places
-        for i, t in enumerate(self.tags):
-            name = t.name
-            if name in ORDERED and name not in where and places[2 * i]:
+        index = self.tag_index()
+        for name in ORDERED:
+            i = index.get(name)
+            if i is not None and places[2 * i]:  # (a tag it implies stands nowhere)
                 where[name] = (places[2 * i], places[2 * i + 1])
         for section, tag, needed in (
             ("Auction", self.auction_tag, ("Dealer",)),
@@ -155,9 +170,11 @@ class EndPart(GameBase):
                 positions=self.play.positions(),
                 note_positions=pack(self.play_note_places) if self.play_notes else NO_POSITIONS,
             )
-        label = next((t.value for t in self.tags if t.name == "Board"), None)
+        label = self.tag_value("Board")
         # Result "0" on a passed-out board
-        self.problems.extend(passed_out_result(self.tags, self.tag_places, auction))
+        self.problems.extend(
+            passed_out_result(self.tags, self.tag_places, auction, self.tag_index())
+        )
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes
         if len(escapes) > 1:  # the sections' escape lines were read after the tags'

@@ -41,6 +41,22 @@ def test_tags_in_order_give_no_tag_order_finding() -> None:
     assert not [c for c in _codes(text) if c[0] == "tag-order"]
 
 
+def test_the_first_of_a_repeated_tag_is_the_one_whose_place_counts() -> None:
+    """PBN 2.6: the first tag of a name is the one in use, so it is the one whose place
+    the order check and the other checks go by (a repeat after the section is only a
+    duplicate)."""
+    text = (
+        '[Dealer "N"]\n[Auction "N"]\nPass Pass Pass Pass\n[Dealer "N"]\n'
+        '[Result "0"]\n[Contract "Pass"]\n[Result "9"]\n'
+    )
+    found = _codes(text)
+    assert not [c for c in found if c[0] == "tag-order"]
+    assert ("duplicate-tag", "warning", 4) in found
+    assert ("dialect", "warning", 5) in found  # the first Result, "0", on a passed-out board
+    later = text.replace('[Dealer "N"]\n[Auction', "[Auction")
+    assert ("tag-order", "warning", 3) in _codes(later)
+
+
 def test_an_empty_play_tag_is_accepted_and_written_back() -> None:
     text = '[Event "x"]\n[Dealer "N"]\n[Play ""]\n'
     loaded = bf.loads(text, format="pbn")

@@ -15,6 +15,7 @@ from strategies import deals, pbn_params
 import bridgefiles as bf
 from bridgefiles.formats.pbn.tags import check_deal, check_deal_masks
 from bridgefiles.model import Board, Seat, TagPair
+from bridgefiles.model import deal as deal_module
 from bridgefiles.model.deal import Deal, whole_deal_masks
 
 WHOLE = "N:K32.A7.8653.KQT2 AQ876.9654.KJT.A J95.QJ32.74.9743 T4.KT8.AQ92.J865"
@@ -126,3 +127,28 @@ def test_whole_deal_masks_are_the_deal_s_hands(
         assert masks is None
     else:
         assert masks == _masks_of(parsed)
+
+
+
+def test_the_masks_of_a_deal_just_read_are_not_worked_out_again() -> None:
+    """The reader checks a Deal by its masks; the validation of the same board, which
+    follows, asks for them again and gets the value kept, not a second pass."""
+    deal_module._RECENT.clear()
+    text = WHOLE.replace("N:", "E:")
+    board = bf.loads(f'[Board "1"]\n[Deal "{text}"]\n', format="pbn").boards[0]
+    assert deal_module._RECENT.get(text) is board.deal_masks  # kept by the reader's check
+    # what is not a whole, sound deal is not kept, and still reads as None
+    unsound = WHOLE.replace("K32", "K33")
+    assert whole_deal_masks(unsound) is None and deal_module._RECENT.get(unsound) is None
+
+
+@given(st.lists(deals(), min_size=1, max_size=80))
+@settings(max_examples=40, deadline=None)
+def test_kept_masks_are_each_deal_s_own(dealt: list[Deal]) -> None:
+    """Whatever deals came before (more than the table keeps), each deal's masks are the
+    ones worked out for its own text."""
+    texts = [deal.pbn() for deal in dealt]
+    for text in texts:
+        whole_deal_masks(text)
+    for text in reversed(texts):
+        assert whole_deal_masks(text) == deal_module._deal_masks(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from bridgefiles.model.board import Board, TagPair
 from bridgefiles.model.calls import Contract
@@ -216,3 +217,21 @@ def test_rubber_history_that_no_rubber_has(history: str, why: str) -> None:
 def test_rubber_history_unreadable_is_the_readers(history: str) -> None:
     board = _board(Vulnerable="All", ScoreRubberHistory=history)
     assert rubber_history_diagnostics(board) == []
+
+
+def test_a_scoring_value_is_read_once() -> None:
+    """A file says the same Scoring value on every board: each board gets the one value
+    read for it, which is immutable."""
+    assert parse_scoring("MP;Butler") is parse_scoring("MP;Butler")
+    assert parse_scoring(None) is parse_scoring("")
+    with pytest.raises(ValidationError):
+        parse_scoring("IMP").base = "MP"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("text", "imps"),
+    [("IMP", True), ("MP;Butler", True), ("MP;cross1", True), ("BUTLER-2", True),
+     ("MP", False), ("MP;MP2", False), ("Cavendish;Experts", True), ("", False)],
+)
+def test_what_scores_in_imps(text: str, imps: bool) -> None:
+    assert parse_scoring(text).is_imps is imps
