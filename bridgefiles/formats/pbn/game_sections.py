@@ -13,6 +13,40 @@ from bridgefiles.model.annotations import Comment, Note, shared_note
 from bridgefiles.model.board import Table
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
+from bridgefiles.model.shared import SharedTable
+
+# A Note tag's value, what is to say of it, its number and its Note, by the value as
+# written: a file repeats its notes ("1:Stayman" on every board that bids it).
+_ReadNote = tuple[str, tuple[tuple[str, Severity, str], ...], int, Note]
+_NOTES_READ: SharedTable[str, _ReadNote] = SharedTable(4096)
+_KEPT_NOTE = 200  # a longer note is read each time (the table stays small)
+
+
+def _read_note(raw: str) -> _ReadNote:
+    """``[Note "raw"]`` read: its value, the findings (without a place), its number (0
+    when it has none) and the Note (shared when written plain, as ``index:text``)."""
+    found = _NOTES_READ.get(raw)
+    if found is not None:
+        return found
+    value = unescape(raw)
+    said: tuple[tuple[str, Severity, str], ...]
+    if raw.startswith("#"):
+        said = (("tag-value", Severity.ERROR, "Note may not inherit a value with '#' or '##'"),)
+    else:
+        said = tuple((code, sev, msg) for code, sev, msg in check_value("Note", value))
+    head, colon, text = value.partition(":")
+    index = int(head) if colon and head.strip().isdecimal() else 0
+    if index and head != str(index):
+        index_text_ok = False
+    else:
+        index_text_ok = bool(colon) and index > 0
+    # where the note stood goes to its section's note positions, not on the note
+    if index_text_ok and raw == value:
+        note = shared_note(index, text)
+    else:
+        note = make(Note, index=index, text=text if index_text_ok else value, raw=raw, comments=())
+    read = (value, said, index, note)
+    return _NOTES_READ.share(raw, read) if len(raw) <= _KEPT_NOTE else read
 
 
 class SectionsPart(GameBase):
@@ -81,25 +115,9 @@ class SectionsPart(GameBase):
     def note(
         self, raw: str, line: int, col: int, where: tuple[int, int], items: list[Token]
     ) -> None:
-        value = unescape(raw)
-        if raw.startswith("#"):
-            self.problem("tag-value", "Note may not inherit a value with '#' or '##'", *where)
-        else:
-            for code, sev, msg in check_value("Note", value):
-                self.problem(code, msg, *where, sev)
-        head, colon, text = value.partition(":")
-        index = int(head) if colon and head.strip().isdecimal() else 0
-        if index and head != str(index):
-            index_text_ok = False
-        else:
-            index_text_ok = bool(colon) and index > 0
-        # where the note stood goes to its section's note positions, not on the note
-        if index_text_ok and raw == value:
-            note = shared_note(index, text)
-        else:
-            note = make(
-                Note, index=index, text=text if index_text_ok else value, raw=raw, comments=()
-            )
+        value, found, index, note = _read_note(raw)
+        for code, sev, msg in found:
+            self.problem(code, msg, *where, sev)
         comments: list[Comment] = []
         stray: list[Token] = []
         for tok in items:

@@ -119,3 +119,59 @@ def test_str_of_a_board_is_its_pbn_game_and_player_names_the_seat() -> None:
     assert again is not None and board.outcome is not None
     assert (again.contract, again.declarer) == (board.outcome.contract, board.outcome.declarer)
     assert board.player(Seat.N) == "Ann" and board.player(Seat.S) is None
+
+
+def _found(text: str) -> list[tuple[str, str, int | None, int | None]]:
+    found = bf.loads(text, format="pbn").all_diagnostics()
+    return [(d.code, d.severity.value, d.line, d.column) for d in found]
+
+
+def test_a_header_row_says_each_finding_where_its_tag_stands() -> None:
+    """A game's usual header (each tag alone on its line) is read a row at a time: a
+    repeated tag, a bad value, a Note and commentary after the last tag are still said
+    at their own line and column, as the same tags one by one would be."""
+    row = (
+        '[Event "x"]\n[Dealer "Q"]\n[Event "y"]\n[Vulnerable "All"]\n[Note "1:Stayman"]\n'
+        '[Board "3"]\n{after the row}\n'
+    )
+    found = _found(row)
+    assert ("tag-value", "error", 2, 9) in found  # Dealer "Q", at its opening quote
+    assert ("duplicate-tag", "warning", 3, 2) in found  # the second Event, at its name
+    assert ("note", "error", 5, 1) in found  # a Note before any section
+    board = bf.loads(row, format="pbn").boards[0]
+    assert board.tag("Event") == "x" and board.tag("Board") == "3"
+    assert [board.tag_where(i) for i in range(len(board.tags))] == [(n, 1) for n in range(1, 7)]
+    assert board.tags[-1].comments[0].text == "after the row"
+    assert board.tags[-1].comments[0].line == 7
+    # the same tags, not a usual row (two on one line): the same findings and tags
+    spread = row.replace('"]\n[Dealer', '"] [Dealer')
+    moved = {(c, s) for c, s, _, _ in _found(spread)}
+    assert moved == {(c, s) for c, s, _, _ in found}
+    assert [t.value for t in bf.loads(spread, format="pbn").boards[0].tags] == [
+        t.value for t in board.tags
+    ]
+
+
+def test_a_note_repeated_from_board_to_board_is_read_once_and_said_each_time() -> None:
+    """A file repeats its notes: each board gets the same shared Note, and what is wrong
+    with a note is said on every board that has it, at that board's line."""
+    game = (
+        '[Board "{n}"]\n[Auction "N"]\n1NT =1= Pass 2C =2= Pass\n[Note "1:15-17"]\n'
+        '[Note "x"]\n[Note "#"]\n'
+    )
+    text = "\n".join(game.format(n=n) for n in (1, 2))
+    boards = bf.loads(text, format="pbn").boards
+    first, second = (b.auction for b in boards)
+    assert first is not None and second is not None
+    assert first.notes[0] is second.notes[0] and first.notes[0].text == "15-17"
+    assert second.notes[1].raw == "x"
+    said = [
+        (d.board, d.code, d.line, d.column)
+        for b in boards
+        for d in b.diagnostics
+        if d.code in ("note", "tag-value") and d.line != 3 and d.line != 10
+    ]
+    assert said == [
+        ("1", "note", 5, 7), ("1", "tag-value", 6, 7),
+        ("2", "note", 12, 7), ("2", "tag-value", 13, 7),
+    ]  # fmt: skip
