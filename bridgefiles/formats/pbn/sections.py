@@ -55,6 +55,12 @@ PLAY_ONLY_NAGS = frozenset({*range(7, 13), 14, *range(200, 239)})
 
 
 _WORD = re.compile(r"\S+")
+# A row (CALLS, CARDS) that holds an annotation, and its items: the grammar's SUFFIX,
+# NOTE and NAG, and the calls or cards between them
+_ANNOTATION_MARK = re.compile(r"[!?=$]")
+_ROW_ITEM = re.compile(
+    r"(?P<suffix>[!?]{1,2})|(?P<note>=[0-9]+=)|(?P<nag>\$[0-9]+)|(?P<word>[^\s!?=$]+)"
+)
 _PLAIN_ENTRY = PLAIN_ENTRIES.get
 # the grammar's terminals of a section, to what reads them here
 _KIND = {
@@ -213,9 +219,12 @@ class SectionReader:
         return False
 
     def _row(self, text: str, line: int, column: int, counted: bool = False) -> None:
-        """Plain calls or cards (the grammar's CALLS and CARDS, or one alone), each its
+        """Calls or cards (the grammar's CALLS and CARDS, or one alone), each plain one its
         shared value at once; a card after the trick of '+' or a mark pending goes one
-        by one."""
+        by one, and a row with annotations item by item (:meth:`_annotated_row`)."""
+        if _ANNOTATION_MARK.search(text) is not None:
+            self._annotated_row(text, line, column)
+            return
         # (a row of n characters holds at most (n + 1) // 2 words: within the budget,
         # the row is split whole; else word by word, up to the budget)
         if (
@@ -256,6 +265,26 @@ class SectionReader:
             found_lines.append(ln)
             found_columns.append(col)
         self._flush(found, found_lines, found_columns)
+
+    def _annotated_row(self, text: str, line: int, column: int) -> None:
+        """A row with annotations in it, item by item in its order, as its tokens one by
+        one would be read: each call or card counted and placed (its shared value while
+        nothing is pending), each annotation on the call or card before it."""
+        for i, row in enumerate(text.split("\n")):
+            at, base = line + i, column if i == 0 else 1
+            for m in _ROW_ITEM.finditer(row):
+                col = base + m.start()
+                if not self._count(1, at, col):
+                    return
+                kind, tok = m.lastgroup, m.group()
+                if kind != "word":
+                    self._annotation(cast("str", kind), tok, at, col)
+                elif self.pending_mark is None and self.plus_index is None:
+                    self.items.append(PLAIN_SLOTS[tok] if self.play else self._plain_call(tok))
+                    self.places.add(at, col)
+                    self.plain_count += 1
+                else:
+                    self._word(tok, at, col)
 
     @staticmethod
     def _plain_call(word: str) -> AuctionEntry:

@@ -89,11 +89,7 @@ def test_a_file_is_games_of_tags_and_sections(engine: str) -> None:
                         [
                             ("AUCTION_TAG", '[Auction "N"]'),
                             ("COMMENT", "{after the tag}"),
-                            ("CALLS", "1C Pass 1H"),
-                            ("NOTE", "=1="),
-                            ("CALL", "Pass"),
-                            ("SUFFIX", "!"),
-                            ("NAG", "$3"),
+                            ("CALLS", "1C Pass 1H =1=\nPass ! $3"),  # (with its annotations)
                             ("COMMENT", "{why}"),
                             ("INSUFFICIENT", "^I"),
                             ("CALL", "1D"),
@@ -191,9 +187,9 @@ def test_a_token_means_what_its_section_says(engine: str) -> None:
     # after a comment or an annotation, each section's own terminals (its groups are
     # rules of their own, not shared with another section's: grammars/pbn.lark)
     assert section('[Auction "N"]\n1C {c} S2\n', engine)[3] == ("WORD", "S2")
-    assert section('[Auction "N"]\n1C =1= S2\n', engine)[3] == ("WORD", "S2")
+    assert section('[Auction "N"]\n1C {c} =1= S2\n', engine)[4] == ("WORD", "S2")
     assert section('[Play "N"]\n{c} 4NT\n', engine)[2] == ("WORD", "4NT")
-    assert section('[Play "N"]\nS2 =1= 4NT\n', engine)[3] == ("WORD", "4NT")
+    assert section('[Play "N"]\nS2 {c} =1= 4NT\n', engine)[4] == ("WORD", "4NT")
     assert section('[Play "N"]\n^R ;c\n4NT\n', engine)[3] == ("WORD", "4NT")
     assert section('[Auction "N"]\n^I {c} SA\n', engine)[3] == ("WORD", "SA")
     assert section('[ScoreTable "Contract"]\n;c\nSA 4NT\n', engine)[2:] == [
@@ -201,15 +197,23 @@ def test_a_token_means_what_its_section_says(engine: str) -> None:
     ]  # fmt: skip
 
 
-def test_a_row_is_plain_calls_over_single_line_breaks() -> None:
+def test_a_row_is_calls_and_their_annotations_over_single_line_breaks() -> None:
     assert section('[Auction "N"]\n1C Pass\n1H  Pass\n\t2NT X\n') == [
         ("AUCTION_TAG", '[Auction "N"]'),
         ("CALLS", "1C Pass\n1H  Pass\n\t2NT X"),
     ]
-    # an annotation, a mark or a comment ends a row; a blank line ends the game
-    assert [t for t, _ in section('[Auction "N"]\n1C 1D=1= 1H {c} 1S ^I 1C 2C\n')] == [
-        "AUCTION_TAG", "CALLS", "NOTE", "CALL", "COMMENT", "CALL", "INSUFFICIENT", "CALLS",
+    # a suffix, a note reference or a NAG after a call stays in the row (right after it
+    # or after a blank or a line break); a mark or a comment ends a row; a blank line
+    # ends the game
+    assert section('[Auction "N"]\n1C 1D=1= 1H! $4\n?? 2C {c} 1S ^I 1C 2C\n')[1:] == [
+        ("CALLS", "1C 1D=1= 1H! $4\n?? 2C"), ("COMMENT", "{c}"), ("CALL", "1S"),
+        ("INSUFFICIENT", "^I"), ("CALLS", "1C 2C"),
     ]  # fmt: skip
+    assert section('[Play "N"]\nSA! HK =2= D2 ^L C3\n')[1:] == [
+        ("CARDS", "SA! HK =2= D2"), ("LEAD", "^L"), ("CARD", "C3"),
+    ]  # fmt: skip
+    # what is not an annotation as the grammar writes one ends the row before it
+    assert section('[Auction "N"]\n1C =1=2C\n')[1:] == [("CALLS", "1C =1="), ("CALL", "2C")]
     with pytest.raises(UnexpectedInput) as stopped:
         parse('[Auction "N"]\n1C Pass\n\n1H Pass\n')
     assert (stopped.value.line, stopped.value.column) == (4, 1)
@@ -315,4 +319,4 @@ def test_lark_cython_reads_what_pure_lark_reads(engine: str) -> None:
 def test_tokens_keep_their_line_and_column() -> None:
     tree = parser("python").parse('[A "1"]\n[Auction "N"]\n  1C Pass\n1D =1=\n', start="start")
     calls = [t for t in tree.scan_values(lambda v: isinstance(v, Token)) if t.type.startswith("C")]
-    assert [(t.value, t.line, t.column) for t in calls] == [("1C Pass\n1D", 3, 3)]
+    assert [(t.value, t.line, t.column) for t in calls] == [("1C Pass\n1D =1=", 3, 3)]

@@ -49,7 +49,7 @@ def test_each_section_and_game_end_is_handed_on_as_it_completes(engine: str) -> 
     assert auction[:3] == (
         ("AUCTION_TAG", '[Auction "N"]', 8, 1),
         ("COMMENT", "{after the tag}", 8, 15),
-        ("CALLS", "1C Pass 1H", 9, 1),
+        ("CALLS", "1C Pass 1H =1=\nPass ! $3", 9, 1),  # (the calls with their annotations)
     )
 
 

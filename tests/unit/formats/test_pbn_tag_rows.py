@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pbn_grammars import lalr
 
 import bridgefiles as bf
 from bridgefiles.formats.pbn import grammar, parser
@@ -37,14 +38,7 @@ def _without_rows() -> str:
 @pytest.fixture(scope="module")
 def one_by_one() -> Iterator[Any]:
     """A reading through the grammar without rows, on pure-Python Lark."""
-    from lark import Lark
-
-    rules = parser._Rules()
-    lark = Lark(
-        _without_rows(), parser="lalr", lexer="contextual", transformer=rules,
-        maybe_placeholders=False, start=list(grammar.STARTS),
-    )  # fmt: skip
-    yield lark, rules
+    yield lalr(_without_rows())
 
 
 def _read(text: str) -> tuple[Any, ...]:
