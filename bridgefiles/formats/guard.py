@@ -206,11 +206,12 @@ def _table(table: Table, say: Say) -> Table | None:
 
 def _suspect(board: Board) -> bool:
     """A quick look: whether any string of the board might need :func:`pbn_safe`."""
-    if board.tables or any(t.raw is not None or t.section for t in board.tags):
+    all_tags = tuple(board.tags)  # (a row makes its pairs each pass: made once here)
+    if board.tables or any(t.raw is not None or t.section for t in all_tags):
         return True
-    texts = [t.name + t.value for t in board.tags]
+    texts = [t.name + t.value for t in all_tags]
     texts += [c.text for c in board.comments]
-    texts += [c.text for t in board.tags for c in t.comments]
+    texts += [c.text for t in all_tags for c in t.comments]
     for part in (board.auction, board.play):
         if part is None:
             continue
@@ -226,7 +227,7 @@ def _suspect(board: Board) -> bool:
     if board.play is not None and any(s.annotations.comments for s in board.play.slots):
         return True
     return any(_SUSPECT.search(t) for t in texts) or any(
-        not _TAG_NAME.fullmatch(t.name) for t in board.tags
+        not _TAG_NAME.fullmatch(t.name) for t in all_tags
     )
 
 

@@ -11,16 +11,18 @@ not changed can be written back byte for byte.
 from __future__ import annotations
 
 import re
-import sys
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar, overload
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Annotated, Any, Generic, TypeVar, overload
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
+    WrapSerializer,
     model_serializer,
 )
 from pydantic.json_schema import SkipJsonSchema
@@ -30,43 +32,17 @@ from bridgefiles.model.auction import Auction
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.deal import Deal, DealMasks, whole_deal_masks
 from bridgefiles.model.diagnostic import Diagnostic
+from bridgefiles.model.extras import Extra as Extra
+from bridgefiles.model.extras import Extras as Extras
 from bridgefiles.model.fast import make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play
 from bridgefiles.model.positions import NO_POSITIONS, count, pack, placed, unpack, where
 from bridgefiles.model.seats import Seat, Side, Vulnerability
-from bridgefiles.model.shared import SharedTable
-
-
-class TagPair(BaseModel):
-    """``[Name "value"]``. ``value`` is the value in use (escapes undone, ``#``/``##``
-    resolved); ``raw`` is the string as written between the quotes when it differs.
-
-    A plain tag read from a file (no comment, nothing escaped or inherited) is shared by
-    every board with the same name and value (:func:`shared_tag`), with no line or column
-    of its own: :meth:`Board.tag_where` says where each tag stood."""
-
-    model_config = ConfigDict(frozen=True)
-
-    name: str
-    value: str
-    raw: str | None = None
-    comments: tuple[Comment, ...] = ()
-    section: tuple[str, ...] = ()  # section data after a tag we do not know (kept verbatim)
-    line: int | None = None
-    column: int | None = None
-    # A value this game did not write but inherits from an earlier game's "##" tag
-    # (PBN 2.9); writers leave it out, since the earlier tag already says it.
-    implied: bool = False
-
-    @property
-    def written(self) -> str:
-        """The value as it stood in the file (``#``, ``##x`` or escaped text)."""
-        return self.raw if self.raw is not None else self.value
-
-    @property
-    def inherited(self) -> bool:
-        return self.raw is not None and self.raw.startswith("#")
+from bridgefiles.model.tags import TagPair as TagPair
+from bridgefiles.model.tags import Tags as Tags
+from bridgefiles.model.tags import shared_tag as shared_tag
+from bridgefiles.model.tags import tag_index as tag_index
 
 
 class Column(BaseModel):
@@ -122,23 +98,6 @@ class EscapeLine(BaseModel):
 
     text: str  # without the leading '%'
     line: int | None = None
-
-
-class Extra(BaseModel):
-    """Something of a format that the board model has no field for, kept to write back.
-
-    LIN movie and display commands (``at``, ``nt``, ``hc``, ...) and anything not
-    understood are kept here in order, with the position among the other commands.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    format: str
-    key: str
-    value: str
-    position: int | None = None
-    line: int | None = None
-    column: int | None = None
 
 
 _SIDES_RESULT = re.compile(r"(NS|EW)\s+(\d{1,2})(?:\s+(NS|EW)\s+(\d{1,2}))?", re.IGNORECASE)
@@ -238,6 +197,38 @@ class view(Generic[T]):  # lower case: a decorator, like property
         return value
 
 
+def _as_tuple(row: Sequence[Any], handler: SerializerFunctionWrapHandler) -> Any:
+    return handler(tuple(row))  # (a row dumps as the tuple it reads as)
+
+
+def _extras_row(extras: Sequence[Extra]) -> Sequence[Extra]:
+    return Extras.of(extras) if extras else ()
+
+
+def _items(given: Any) -> Any:
+    """What a tuple field takes (any iterable, a row too) as a tuple, for the Sequence
+    check (which would rebuild a sequence of another type from a list, or refuse it)."""
+    if isinstance(given, (str, bytes, list, tuple, Mapping)) or not isinstance(given, Iterable):
+        return given
+    return tuple(given)
+
+
+# A board's tags and extras: any iterable validated, held as a row (model/tags.py,
+# model/extras.py), dumped as a tuple; so the JSON and its schema are a tuple's.
+_TagRow = Annotated[
+    Sequence[TagPair],
+    BeforeValidator(_items),
+    AfterValidator(Tags.of),
+    WrapSerializer(_as_tuple),
+]
+_ExtraRow = Annotated[
+    Sequence[Extra],
+    BeforeValidator(_items),
+    AfterValidator(_extras_row),
+    WrapSerializer(_as_tuple),
+]
+
+
 class Board(BaseModel):
     """One board of a file, lenient: any field may be missing or unreadable.
 
@@ -247,13 +238,15 @@ class Board(BaseModel):
 
     model_config = ConfigDict(frozen=True, ignored_types=(view,))
 
-    tags: tuple[TagPair, ...] = ()
+    # Rows (model/tags.py, model/extras.py) once validated, and as the readers hand them
+    # over: they read as tuples of TagPairs and Extras, and dump as tuples.
+    tags: _TagRow = ()
     auction: Auction | None = None
     play: Play | None = None
     tables: tuple[Table, ...] = ()
     comments: tuple[Comment, ...] = ()  # commentary before the first tag: the game's own
     escapes: tuple[EscapeLine, ...] = ()  # % lines inside the game
-    extras: tuple[Extra, ...] = ()
+    extras: _ExtraRow = ()
     format: str | None = None  # "pbn" or "lin": where it was read from
     index: int = 0  # position in its file, from 0
     line: int | None = None  # first line of the board in its file
@@ -283,8 +276,11 @@ class Board(BaseModel):
     # -- tags -----------------------------------------------------------------
     def tag(self, name: str) -> str | None:
         """The value in use of tag ``name`` (first one wins, PBN 2.6), or None."""
+        tags = self.__dict__["tags"]
+        if type(tags) is Tags:
+            return tags.get(name)  # (no TagPair built)
         at = _index(self).get(name)
-        return None if at is None else self.tags[at].value
+        return None if at is None else tags[at].value
 
     def tag_pair(self, name: str) -> TagPair | None:
         at = _index(self).get(name)
@@ -302,12 +298,16 @@ class Board(BaseModel):
             tags.append(TagPair(name=name, value=value))
             known = count(packed) == len(self.tags)
             packed = pack([*unpack(packed), 0, 0]) if known else NO_POSITIONS
-        return self.replace(tags=tuple(tags), tag_positions=packed)
+        return self.replace(tags=tags, tag_positions=packed)
 
     def replace(self, **changes: Any) -> Board:
         """A changed copy. The text as read no longer describes it, so ``source`` is dropped.
         Tags kept from this board keep where they stood."""
         changes.setdefault("source", None)
+        if "tags" in changes:  # (model_copy validates nothing: the rows are made here)
+            changes["tags"] = Tags.of(changes["tags"])
+        if "extras" in changes:
+            changes["extras"] = Extras.of(changes["extras"]) if changes["extras"] else ()
         if "tags" in changes and "tag_positions" not in changes and self.tag_positions:
             changes["tag_positions"] = _positions_of(self, changes["tags"])
         copy = self.model_copy(update=changes)
@@ -436,15 +436,16 @@ class Board(BaseModel):
 _TEXT_WRITER: Callable[[Board], str] | None = None
 
 
-def _positions_of(board: Board, tags: tuple[TagPair, ...]) -> bytes:
+def _positions_of(board: Board, tags: Sequence[TagPair]) -> bytes:
     """The packed positions of ``tags``: where each stood in ``board``, if it is one of
-    its tags (the first unused place of the same value), else not known."""
-    places: dict[int, list[int]] = {}
-    for i in range(len(board.tags) - 1, -1, -1):
-        places.setdefault(id(board.tags[i]), []).append(i)
+    its tags (the first unused place of an equal tag), else not known."""
+    places: dict[TagPair, list[int]] = {}
+    mine = tuple(board.tags)
+    for i in range(len(mine) - 1, -1, -1):
+        places.setdefault(mine[i], []).append(i)
     flat: list[int] = []
     for t in tags:
-        free = places.get(id(t))
+        free = places.get(t)
         if free:
             line, column = board.tag_where(free.pop())
             flat += (line or 0, column or 0)
@@ -453,54 +454,20 @@ def _positions_of(board: Board, tags: tuple[TagPair, ...]) -> bytes:
     return pack(flat)
 
 
-# Plain tags shared by every board with the same name and value: a file repeats most of
-# its tag values (event, site, dealer, vulnerability, scoring, players, contracts), and a
-# TagPair costs some 350 bytes. A deal, which seldom repeats, is never kept.
-_SHARED_TAGS: SharedTable[tuple[str, str], TagPair] = SharedTable(4096)
-_NOT_SHARED = frozenset({"Deal"})
-
-
-def shared_tag(name: str, value: str) -> TagPair:
-    """The shared plain tag ``[name "value"]`` (no raw form, comment or position)."""
-    found = _SHARED_TAGS.get((name, value))
-    if found is None:
-        # the name interned, as a Deal's or a Board number's tag is seldom shared
-        found = make(TagPair, name=sys.intern(name), value=value)
-        if name not in _NOT_SHARED:
-            found = _SHARED_TAGS.share((name, value), found)
-    return found
-
-
-# The index of a tag sequence (each name to the place of its first tag, PBN 2.6), shared
-# by every board whose tags have the same names in the same order (most boards of a file):
-# the Laws and the scorer ask a dozen tags of every board.
-_INDEXES: SharedTable[tuple[str, ...], dict[str, int]] = SharedTable(1024)
-
-
 def _index(board: Board) -> dict[str, int]:
-    """The board's tag index, kept beside the tags tuple it indexes (a copy with other
-    tags never uses a stale one)."""
-    fields = board.__dict__  # (one look-up: a model's attributes cost more than a dict's)
-    tags = fields["tags"]
+    """The board's tag index: its row's, or (tags a caller handed over unvalidated) that of
+    their names, kept beside the tags it indexes (a copy with other tags never uses a stale
+    one)."""
+    tags = board.__dict__["tags"]  # (one look-up: a model's attributes cost more)
+    if type(tags) is Tags:
+        return tags.name_index
+    fields = board.__dict__
     kept = fields.get("_tag_index")
     if kept is not None and kept[0] is tags:
         found: dict[str, int] = kept[1]
         return found
     index = tag_index(tuple(t.name for t in tags))
     fields["_tag_index"] = (tags, index)
-    return index
-
-
-def tag_index(names: tuple[str, ...]) -> dict[str, int]:
-    """Each name of a tag sequence to the place of its first tag (PBN 2.6), one dict
-    shared by every sequence of the same names (do not change it): what a board and its
-    reader look tags up by."""
-    index = _INDEXES.get(names)
-    if index is None:
-        index = {}
-        for i, name in enumerate(names):
-            index.setdefault(name, i)
-        index = _INDEXES.share(names, index)
     return index
 
 

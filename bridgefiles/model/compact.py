@@ -13,7 +13,7 @@ from typing import TypeVar
 from bridgefiles.model.annotations import Note, shared_note
 from bridgefiles.model.auction import Auction, AuctionEntry
 from bridgefiles.model.auction import interned as interned_entry
-from bridgefiles.model.board import Board, TagPair, shared_tag
+from bridgefiles.model.board import Board, TagPair, Tags, shared_tag
 from bridgefiles.model.play import Play, PlayedCard
 from bridgefiles.model.play import interned as interned_slot
 from bridgefiles.model.positions import NO_POSITIONS, pack, unpack
@@ -99,7 +99,7 @@ def compacted(board: Board) -> Board:
     changes: dict[str, object] = {}
     tags = board.tags
     if any(t.line is not None for t in tags):
-        changes["tags"] = tuple(map(_tag, tags))  # (a tag's own place goes to the positions)
+        changes["tags"] = Tags.of(map(_tag, tags))  # (a tag's own place goes to the positions)
         changes["tag_positions"] = _places(tags, board.tag_positions)
     auction = board.auction
     if auction is not None:

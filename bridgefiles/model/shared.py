@@ -8,10 +8,12 @@ memory stays flat whatever a file holds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class SharedTable(dict[K, V]):
@@ -41,3 +43,32 @@ def forget() -> None:
     """Empty every table (what a test that counts on sharing starts from)."""
     for table in TABLES:
         table.clear()
+
+
+class Row(Sequence[T]):
+    """An immutable sequence a board keeps compact (its tags, its extras) that reads as the
+    tuple of its items: it equals and hashes as that tuple, and ``+`` gives a tuple (a
+    subclass gives the items and slices of them as tuples)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Row, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __add__(self, other: object) -> tuple[T, ...]:
+        if isinstance(other, (Row, tuple)):
+            return (*self, *other)
+        return NotImplemented
+
+    def __radd__(self, other: object) -> tuple[T, ...]:
+        if isinstance(other, tuple):
+            return (*other, *self)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({tuple(self)!r})"

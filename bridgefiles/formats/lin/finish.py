@@ -13,14 +13,16 @@ from bridgefiles.formats.lin.tokens import FORMAT
 from bridgefiles.formats.lin.vugraph import check_rs
 from bridgefiles.model.annotations import Annotations
 from bridgefiles.model.auction import Auction, AuctionEntry, EntryKind, interned, plain_entry
-from bridgefiles.model.board import Board, TagPair, shared_tag
+from bridgefiles.model.board import Board
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import error, info, warning
+from bridgefiles.model.extras import Extras
 from bridgefiles.model.fast import make
 from bridgefiles.model.outcome import AuctionOutcome, auction_outcome
 from bridgefiles.model.play import Play, PlayEnd
 from bridgefiles.model.positions import pack
 from bridgefiles.model.seats import Seat
+from bridgefiles.model.tags import Tags, shared_value
 
 _PLAYER_TAGS = tuple(
     (seat.full_name, values.LIN_ORDER.index(seat)) for seat in (Seat.W, Seat.N, Seat.E, Seat.S)
@@ -30,13 +32,16 @@ _PLAYER_TAGS = tuple(
 
 def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False) -> Board:
     """The board; with ``headers_only``, its tags alone (no auction or play built)."""
-    tags: list[TagPair] = []  # LIN's commands made PBN's tags (no place of their own)
+    # LIN's commands made PBN's tags (no place of their own): plain, so kept as values
+    tag_names: list[str] = []
+    tag_values: list[str] = []
     diags = acc.diagnostics
     h = acc.header
 
     def tag(name: str, value: str | None) -> None:
         if value is not None:
-            tags.append(shared_tag(name, value))
+            tag_names.append(name)
+            tag_values.append(shared_value(name, value))
 
     vg = h.vg or []
 
@@ -100,7 +105,7 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
         tag("VisitTeam", vg_field(7))
         return make(
             Board,
-            tags=tuple(tags),
+            tags=Tags(tuple(tag_names), tag_values),
             format=FORMAT,
             index=acc.index,
             line=acc.line,
@@ -167,11 +172,11 @@ def finish(r: Reading, acc: BoardState, source: str, headers_only: bool = False)
     extras = [*h.extras, *acc.extras] if h.extras else acc.extras
     return make(
         Board,
-        tags=tuple(tags),
+        tags=Tags(tuple(tag_names), tag_values),
         auction=auction,
         play=play,
         escapes=tuple(acc.escapes),
-        extras=tuple(extras),
+        extras=Extras.of_rows(extras) if extras else (),
         format=FORMAT,
         index=acc.index,
         line=acc.line,

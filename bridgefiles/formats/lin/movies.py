@@ -10,10 +10,10 @@ from operator import is_not, itemgetter
 
 from bridgefiles.formats.lin.state import BoardState, PendingCard, Reading, lin_extra
 from bridgefiles.formats.lin.tokens import BLANKS
-from bridgefiles.model.board import Extra
 from bridgefiles.model.cards import Card, Strain
 from bridgefiles.model.deal import Deal
 from bridgefiles.model.diagnostic import warning
+from bridgefiles.model.extras import ExtraRow
 from bridgefiles.model.outcome import trick_winner
 from bridgefiles.model.seats import Seat
 
@@ -47,25 +47,25 @@ def settle(acc: BoardState) -> None:
     # (kept grows with the order made, so its rank is enough)
     displays = sorted(enumerate(removed), key=lambda item: (item[1].kept, item[0]))
     extras = acc.extras
-    out: list[Extra] = []
+    out: list[ExtraRow] = []
     made = [c.position for c in removed]
     d = 0
     for index, extra in enumerate(extras):
         while d < len(displays) and displays[d][1].kept <= index:
             out.append(_display(*displays[d]))
             d += 1
-        position = extra.position
+        position = extra[3]
         if position is not None and position >= 0:
             gone = bisect_left(made, position)  # removed cards made before it
             if gone:
-                extra = extra.model_copy(update={"position": position - gone})
+                extra = (*extra[:3], position - gone, *extra[4:])
         out.append(extra)
     out.extend(_display(*item) for item in displays[d:])
     acc.extras = out
     acc.removed = []
 
 
-def _display(before: int, c: PendingCard) -> Extra:
+def _display(before: int, c: PendingCard) -> ExtraRow:
     """The ``pc`` display command of a removed card, ``before`` removed cards made
     before it."""
     written = c.value.strip(BLANKS)

@@ -11,11 +11,12 @@ from bridgefiles.errors import StrictModeError
 from bridgefiles.formats.lin.commands import Command
 from bridgefiles.formats.lin.tokens import FORMAT
 from bridgefiles.formats.registry import FileInfo, ReadOptions
-from bridgefiles.model.board import EscapeLine, Extra
+from bridgefiles.model.board import EscapeLine
 from bridgefiles.model.calls import Call
 from bridgefiles.model.cards import Card, Suit
 from bridgefiles.model.deal import Hand
 from bridgefiles.model.diagnostic import Diagnostic, Severity
+from bridgefiles.model.extras import ExtraRow
 from bridgefiles.model.fast import make
 from bridgefiles.model.play import Claim
 from bridgefiles.model.seats import Seat, Vulnerability
@@ -30,7 +31,7 @@ class VugraphHeader:
     pn: list[str] | None = None
     pw: list[str] | None = None
     bn: list[str] | None = None
-    extras: list[Extra] = field(default_factory=list)
+    extras: list[ExtraRow] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -84,7 +85,7 @@ class BoardState:
     cards: list[PendingCard] = field(default_factory=list)
     removed: list[PendingCard] = field(default_factory=list)  # taken back (movies.settle)
     claim: Claim | None = None
-    extras: list[Extra] = field(default_factory=list)
+    extras: list[ExtraRow] = field(default_factory=list)  # kept as rows (model/extras.py)
     escapes: list[EscapeLine] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     events: int = 0  # calls and cards made so far, those taken back too (movies.settle)
@@ -99,14 +100,14 @@ class BoardState:
         return bool(self.entries or self.cards or self.claim or self.unknown_calls)
 
 
-def lin_extra(key: str, value: str, position: int, line: int | None, column: int | None) -> Extra:
-    """A LIN command kept as written, ``position`` calls and cards into the board. Its key
-    is interned: a file repeats a few commands (``nt``, ``at``, ``pg``) on every board, and
-    each key read is a string of its own (some 50 bytes an extra)."""
-    return make(
-        Extra, format=FORMAT, key=sys.intern(key), value=value, position=position, line=line,
-        column=column,
-    )  # fmt: skip
+def lin_extra(
+    key: str, value: str, position: int, line: int | None, column: int | None
+) -> ExtraRow:
+    """A LIN command kept as written, ``position`` calls and cards into the board, as the
+    row of an Extra (no model made: the board's Extras row holds it). Its key is interned:
+    a file repeats a few commands (``nt``, ``at``, ``pg``) on every board, and each key read
+    is a string of its own (some 50 bytes an extra)."""
+    return (FORMAT, sys.intern(key), value, position, line, column)
 
 
 _SHARED_MESSAGES = 4096

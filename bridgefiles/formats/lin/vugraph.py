@@ -143,9 +143,9 @@ def headerless_file(h: VugraphHeader) -> Diagnostic:
     not there. It points at the ``vg`` command, and counts the boards from its first and
     last board fields (lin.md 5.2)."""
     line = column = None
-    for extra in h.extras:
-        if extra.key == "vg":
-            line, column = extra.line, extra.column
+    for _, key, _, _, at_line, at_column in h.extras:
+        if key == "vg":
+            line, column = at_line, at_column
             break
     vg = h.vg or []
     first, last = (vg[3].strip(), vg[4].strip()) if len(vg) > 4 else ("", "")

@@ -39,7 +39,7 @@ from bridgefiles.formats.pbn.tags import (
     check_value,
     unescape,
 )
-from bridgefiles.model.board import Board, TagPair, shared_tag
+from bridgefiles.model.board import Board
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.shared import SharedTable
 
@@ -54,14 +54,14 @@ _Said = tuple[str, Severity, str]
 _Pair = tuple[str, str, int, int, int, int, list[Token]]
 
 
-# A plain identification tag's shared pair and what is to say of its value (names
+# A plain identification tag's shared value and what is to say of its value (names
 # prefixed), by name and value as written: one look-up for the tags a file repeats.
-_Plain = tuple[TagPair, tuple[_Said, ...]]
+_Plain = tuple[str, tuple[_Said, ...]]
 _PLAIN: SharedTable[tuple[str, str], _Plain] = SharedTable(4096)
 
 
 def _plain(name: str, raw: str) -> _Plain | None:
-    """The shared pair of ``[name "raw"]`` and its findings (without a place) when it is a
+    """The shared value of ``[name "raw"]`` and its findings (without a place) when it is a
     known identification tag with a plain value (no ``#``, no escape); else None: the
     general path reads it. A Deal, which seldom repeats, is not kept."""
     if name not in _PLAIN_TAGS or raw[:1] == "#" or "\\" in raw:
@@ -76,7 +76,7 @@ def _plain(name: str, raw: str) -> _Plain | None:
         else:
             found = check_value(name, raw)
         said += [(code, sev, f"{name}: {msg}") for code, sev, msg in found]
-    plain = (shared_tag(name, raw), tuple(said))
+    plain = (raw, tuple(said))
     return plain if name == "Deal" else _PLAIN.share((name, raw), plain)
 
 
@@ -133,7 +133,7 @@ class GameReader(SectionsPart, EndPart):
         state = self.state
         export = state.export
         seen, last_values, problems = self.seen, state.last, self.problems
-        tags, places = self.tags, self.tag_places
+        tags, names, places = self.tags, self.tag_names, self.tag_places
         for name, written, line, col, vline, vcol, items in self.tag_pairs(sections):
             if col != 1 and export:
                 self.not_in_column_one(f"tag {name}", line, col)
@@ -160,10 +160,11 @@ class GameReader(SectionsPart, EndPart):
             if state.defaults:
                 state.defaults.pop(name, None)
             last_values[name] = raw
-            pair, found = plain
+            value, found = plain
             for code, sev, msg in found:
                 problems.append((code, sev, msg, vline, vcol))
-            tags.append(pair)
+            tags.append(value)  # (a plain tag kept as its value, model/tags.py)
+            names.append(name)
             places += (line, col)
         self.add_implied()
 

@@ -85,7 +85,9 @@ class GameBase:
         self.offset = game.first_line - 1
         self.parse_text = game.text  # the text the grammar read (line ends made "\n")
         self.problems: list[Problem] = list(game.problems)
-        self.tags: list[TagPair] = []
+        # each tag's value (a plain tag, model/tags.py) or its TagPair, and its name
+        self.tags: list[TagPair | str] = []
+        self.tag_names: list[str] = []
         self._tag_index: tuple[int, dict[str, int]] | None = None  # (EndPart.tag_index)
         self.tag_places: list[int] = []  # line, column of each tag, flat (model/positions.py)
         self.seen: set[str] = set()
@@ -177,9 +179,11 @@ class GameBase:
         to the board's tag positions, not on the tag (as for every tag read)."""
         if raw == value:
             pair = shared_tag(name, value)
+            self.tags.append(value)  # (kept as its value: the board's row makes the pair)
         else:
             pair = make(TagPair, name=name, value=value, raw=raw)
-        self.tags.append(pair)
+            self.tags.append(pair)
+        self.tag_names.append(name)
         self.tag_places += (line, col)
         return pair
 
@@ -227,10 +231,20 @@ class GameBase:
                 implied=pair.implied,
             )
             # the pair is the tag just read, so it is the last one (no search: linear time)
-            at = (
-                len(self.tags) - 1 if self.tags and self.tags[-1] is pair else self.tags.index(pair)
-            )
-            self.tags[at] = updated
+            self.tags[self.last_place(pair)] = updated
+
+    def last_place(self, pair: TagPair) -> int:
+        """Where ``pair`` (a tag this game read, kept as itself or as its value) stands
+        among the tags: the last one, in the usual case."""
+        tags, names = self.tags, self.tag_names
+        for at in range(len(tags) - 1, -1, -1):
+            item = tags[at]
+            if item is pair or (
+                isinstance(item, str) and pair.plain and names[at] == pair.name
+                and item == pair.value
+            ):
+                return at
+        raise LookupError(f"tag {pair.name} is not one of the game's")  # (a bug of ours)
 
     def run_text(self, run: list[Token], keep_quiet: bool, data_error: str | None) -> str:
         """A run of section elements as written (from the first to the last), said to be

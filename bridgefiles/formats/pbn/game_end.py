@@ -8,7 +8,7 @@ from typing import Any
 from bridgefiles.formats.pbn.dialect import passed_out_result
 from bridgefiles.formats.pbn.game_base import GameBase, diagnostics_of
 from bridgefiles.model.auction import Auction
-from bridgefiles.model.board import Board, TagPair, tag_index
+from bridgefiles.model.board import Board, TagPair, Tags, tag_index
 from bridgefiles.model.calls import Contract
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
@@ -70,16 +70,19 @@ class EndPart(GameBase):
     def tag_index(self) -> dict[str, int]:
         """Each tag name of the game to the place of its first tag (PBN 2.6): one look-up
         for each tag the checks and the build ask for, not a pass over the tags each."""
-        tags = self.tags
+        names = self.tag_names
         kept = self._tag_index
-        if kept is None or kept[0] != len(tags):  # (names are only ever added)
-            kept = self._tag_index = (len(tags), tag_index(tuple(t.name for t in tags)))
+        if kept is None or kept[0] != len(names):  # (names are only ever added)
+            kept = self._tag_index = (len(names), tag_index(tuple(names)))
         return kept[1]
 
     def tag_value(self, name: str) -> str | None:
         """The value in use of the game's first tag ``name``, or None."""
         at = self.tag_index().get(name)
-        return None if at is None else self.tags[at].value
+        if at is None:
+            return None
+        item = self.tags[at]
+        return item if isinstance(item, str) else item.value
 
     def add_implied(self) -> None:
         """The tags this game inherits from an earlier game's ``##`` and does not write."""
@@ -99,6 +102,7 @@ class EndPart(GameBase):
                         implied=True,
                     )
                 )
+                self.tag_names.append(name)
                 self.tag_places += (0, 0)
 
     def check_order(self) -> None:
@@ -172,15 +176,14 @@ class EndPart(GameBase):
             )
         label = self.tag_value("Board")
         # Result "0" on a passed-out board
-        self.problems.extend(
-            passed_out_result(self.tags, self.tag_places, auction, self.tag_index())
-        )
+        tags = Tags(tuple(self.tag_names), self.tags)
+        self.problems.extend(passed_out_result(tags, self.tag_places, auction, tags.name_index))
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes
         if len(escapes) > 1:  # the sections' escape lines were read after the tags'
             escapes.sort(key=lambda e: e.line or 0)
         fields: dict[str, Any] = dict(
-            tags=tuple(self.tags),
+            tags=tags,
             tag_positions=pack(self.tag_places),
             auction=auction,
             play=play,

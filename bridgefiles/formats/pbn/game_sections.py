@@ -135,8 +135,9 @@ class SectionsPart(GameBase):
             )
             pair = self.tag_pair("Note", raw, value, line, col)
             if comments:
-                self.tags[-1] = pair.model_copy(update={"comments": tuple(comments)})
-            self.other_items(stray, self.tags[-1])
+                pair = pair.model_copy(update={"comments": tuple(comments)})
+                self.tags[-1] = pair
+            self.other_items(stray, pair)
             return
         latest = self.latest
         self.deferred.append(lambda: self.section_note(latest, note, index, line, col, stray))
