@@ -52,6 +52,19 @@ class TagPair(BaseModel):
         return self.raw is not None and self.raw.startswith("#")
 
     @property
+    def commented(self) -> bool:
+        """A name, a value and the commentary after it, nothing else: what a :class:`Tags`
+        row keeps as a :data:`CommentedValue`."""
+        return (
+            bool(self.comments)
+            and self.raw is None
+            and not self.section
+            and self.line is None
+            and self.column is None
+            and not self.implied
+        )
+
+    @property
     def plain(self) -> bool:
         """A name and a value and nothing else: what a :class:`Tags` row keeps as its
         value alone (and :func:`shared_tag` gives back)."""
@@ -63,6 +76,36 @@ class TagPair(BaseModel):
             and self.column is None
             and not self.implied
         )
+
+
+CommentedValue = tuple[str, tuple[Comment, ...]]
+"""A tag with commentary after it and nothing else of its own (:attr:`TagPair.commented`),
+as a :class:`Tags` row keeps it: its value and its comments (a result or a contract
+commented on, in a teaching file: no model kept for the tag)."""
+
+TagItem = TagPair | str | CommentedValue
+"""What a :class:`Tags` row keeps of a tag: its value (plain), its value and comments
+(commented), else its TagPair."""
+
+
+def tag_item(pair: TagPair) -> TagItem:
+    """What a row keeps of ``pair`` (see :data:`TagItem`)."""
+    if type(pair) is not TagPair:
+        return pair  # (a subclass stays itself)
+    if pair.plain:
+        return pair.value
+    if pair.commented:
+        return (pair.value, pair.comments)
+    return pair
+
+
+def _pair(name: str, item: TagItem) -> TagPair:
+    """The TagPair of a row's item: a plain one shared, a commented one made."""
+    if isinstance(item, str):
+        return shared_tag(name, item)
+    if isinstance(item, tuple):
+        return make(TagPair, name=name, value=item[0], comments=item[1])
+    return item
 
 
 # Plain tags shared by every board with the same name and value: a file repeats most of
@@ -122,7 +165,8 @@ def tag_index(names: tuple[str, ...]) -> dict[str, int]:
 
 class Tags(Row[TagPair]):
     """A board's tags as a compact, immutable row: a shared tuple of names and, for each
-    tag, its value (a plain tag, see :attr:`TagPair.plain`) or its TagPair (any other).
+    tag, its value (a plain tag, see :attr:`TagPair.plain`), its value and comments (a
+    commented one, :attr:`TagPair.commented`) or its TagPair (any other).
 
     It reads as the tuple of its TagPairs: indexing and iterating give TagPairs (a plain
     one is :func:`shared_tag`'s), it equals and hashes as that tuple, and slices and ``+``
@@ -131,13 +175,14 @@ class Tags(Row[TagPair]):
 
     __slots__ = ("_index", "_items", "_names")
 
-    def __init__(self, names: tuple[str, ...], items: Sequence[TagPair | str]) -> None:
-        """``names`` the name of each tag; ``items`` each tag's value if plain, else its
-        TagPair (of that name). Readers hand these over; :meth:`of` makes a row of pairs."""
+    def __init__(self, names: tuple[str, ...], items: Sequence[TagItem]) -> None:
+        """``names`` the name of each tag; ``items`` what the row keeps of each (a
+        :data:`TagItem`, see :func:`tag_item`). Readers hand these over; :meth:`of` makes a
+        row of pairs."""
         if len(names) != len(items):
             raise ValueError(f"{len(names)} tag names for {len(items)} tags")
         self._names, self._index = _shared_names(names)
-        self._items: tuple[TagPair | str, ...] = tuple(items)
+        self._items: tuple[TagItem, ...] = tuple(items)
 
     @classmethod
     def of(cls, pairs: Iterable[TagPair]) -> Tags:
@@ -147,7 +192,7 @@ class Tags(Row[TagPair]):
         kept = tuple(pairs)
         return cls(
             tuple(p.name for p in kept),
-            tuple(p.value if p.plain and type(p) is TagPair else p for p in kept),
+            tuple(map(tag_item, kept)),
         )
 
     # -- reading without a model --------------------------------------------------------
@@ -164,7 +209,9 @@ class Tags(Row[TagPair]):
     def value(self, i: int) -> str:
         """The value in use of the ``i``-th tag."""
         item = self._items[i]
-        return item if isinstance(item, str) else item.value
+        if isinstance(item, str):
+            return item
+        return item[0] if isinstance(item, tuple) else item.value
 
     def get(self, name: str) -> str | None:
         """The value in use of the first tag ``name`` (PBN 2.6), or None."""
@@ -182,14 +229,11 @@ class Tags(Row[TagPair]):
     def __getitem__(self, i: int | slice) -> TagPair | tuple[TagPair, ...]:
         if isinstance(i, slice):
             return tuple(self)[i]
-        item = self._items[i]
-        if isinstance(item, str):
-            return shared_tag(self._names[i], item)
-        return item
+        return _pair(self._names[i], self._items[i])
 
     def __iter__(self) -> Iterator[TagPair]:
         for name, item in zip(self._names, self._items, strict=True):
-            yield shared_tag(name, item) if isinstance(item, str) else item
+            yield shared_tag(name, item) if isinstance(item, str) else _pair(name, item)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Tags) and self._names is other._names and self._items == other._items:

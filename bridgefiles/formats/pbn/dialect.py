@@ -18,13 +18,13 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from bridgefiles.model.auction import Auction
-from bridgefiles.model.board import TagPair, tag_index
 from bridgefiles.model.calls import PASS, Call, Contract
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.outcome import auction_outcome
+from bridgefiles.model.tags import TagPair, Tags
 
 DIALECT = "dialect"
 Finding = tuple[str, Severity, str]  # (code, severity, message), as tags.py's checks give
@@ -60,23 +60,20 @@ def dialect_contract(value: str) -> list[Finding]:
 
 
 def passed_out_result(
-    tags: Sequence[TagPair],
-    places: Sequence[int],
-    auction: Auction | None,
-    index: Mapping[str, int] | None = None,
+    pairs: Sequence[TagPair], places: Sequence[int], auction: Auction | None
 ) -> list[Problem]:
     """The warning for ``Result "0"`` on a passed-out board (the Contract tag, else the
     auction, passes it out: what the Laws go by), read as no result: no contract was
     played, so no tricks and no score. [] for any other board. ``places``: each tag's
-    line and column, flat; ``index``: each name to its first tag (``tag_index`` of their names)."""
-    if index is None:
-        index = tag_index(tuple(t.name for t in tags))
+    line and column, flat. (The values are read off the row: no TagPair is made.)"""
+    tags = Tags.of(pairs)  # (a row, as a reader hands it over, is itself)
+    index = tags.name_index
     at = index.get("Result")
-    if at is None or tags[at].value.strip() != "0" or not places[2 * at]:
+    if at is None or tags.value(at).strip() != "0" or not places[2 * at]:
         return []
     line, column = places[2 * at], places[2 * at + 1]
     found = index.get("Contract")
-    written = "" if found is None else tags[found].value.strip()
+    written = "" if found is None else tags.value(found).strip()
     try:
         contract = Contract.parse(written) if written not in _NO_VALUE else None
     except ValueError:  # not a contract (its own check says why): the auction decides

@@ -21,6 +21,7 @@ from bridgefiles.model.board import Column, EscapeLine, Table, TagPair, shared_t
 from bridgefiles.model.diagnostic import Diagnostic, Severity
 from bridgefiles.model.fast import make
 from bridgefiles.model.seats import Seat
+from bridgefiles.model.tags import TagItem, tag_item
 
 SEATS = {"N": Seat.N, "E": Seat.E, "S": Seat.S, "W": Seat.W}
 Problem = tuple[str, Severity, str, int, int]
@@ -86,7 +87,7 @@ class GameBase:
         self.parse_text = game.text  # the text the grammar read (line ends made "\n")
         self.problems: list[Problem] = list(game.problems)
         # each tag's value (a plain tag, model/tags.py) or its TagPair, and its name
-        self.tags: list[TagPair | str] = []
+        self.tags: list[TagItem] = []
         self.tag_names: list[str] = []
         self._tag_index: tuple[int, dict[str, int]] | None = None  # (EndPart.tag_index)
         self.tag_places: list[int] = []  # line, column of each tag, flat (model/positions.py)
@@ -217,6 +218,10 @@ class GameBase:
         if run:
             data.append(self.run_text(run, keep_quiet, data_error))
         if pair is not None and (comments or data):
+            at = self.last_place(pair)  # the tag just read: the last one (linear time)
+            if not data and pair.plain:  # what a row keeps of a commented tag: no model
+                self.tags[at] = (pair.value, tuple(comments))
+                return
             # (built anew, not model_copy: that keeps a copy of the pair's fields-set too;
             # and field by field, not from dict(pair): a model's __iter__ costs ~4 us)
             updated = make(
@@ -230,19 +235,16 @@ class GameBase:
                 column=pair.column,
                 implied=pair.implied,
             )
-            # the pair is the tag just read, so it is the last one (no search: linear time)
-            self.tags[self.last_place(pair)] = updated
+            self.tags[at] = tag_item(updated)
 
     def last_place(self, pair: TagPair) -> int:
         """Where ``pair`` (a tag this game read, kept as itself or as its value) stands
         among the tags: the last one, in the usual case."""
         tags, names = self.tags, self.tag_names
+        kept = tag_item(pair)
         for at in range(len(tags) - 1, -1, -1):
             item = tags[at]
-            if item is pair or (
-                isinstance(item, str) and pair.plain and names[at] == pair.name
-                and item == pair.value
-            ):
+            if item is pair or (names[at] == pair.name and item == kept):
                 return at
         raise LookupError(f"tag {pair.name} is not one of the game's")  # (a bug of ours)
 

@@ -82,7 +82,9 @@ class EndPart(GameBase):
         if at is None:
             return None
         item = self.tags[at]
-        return item if isinstance(item, str) else item.value
+        if isinstance(item, str):
+            return item
+        return item[0] if isinstance(item, tuple) else item.value
 
     def add_implied(self) -> None:
         """The tags this game inherits from an earlier game's ``##`` and does not write."""
@@ -177,7 +179,7 @@ class EndPart(GameBase):
         label = self.tag_value("Board")
         # Result "0" on a passed-out board
         tags = Tags(tuple(self.tag_names), self.tags)
-        self.problems.extend(passed_out_result(tags, self.tag_places, auction, tags.name_index))
+        self.problems.extend(passed_out_result(tags, self.tag_places, auction))
         self.problems.sort(key=lambda p: (p[3], p[4]))
         escapes = self.escapes
         if len(escapes) > 1:  # the sections' escape lines were read after the tags'

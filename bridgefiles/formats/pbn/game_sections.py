@@ -14,6 +14,7 @@ from bridgefiles.model.board import Table
 from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
 from bridgefiles.model.shared import SharedTable
+from bridgefiles.model.tags import tag_item
 
 # A Note tag's value, what is to say of it, its number and its Note, by the value as
 # written: a file repeats its notes ("1:Stayman" on every board that bids it).
@@ -136,7 +137,7 @@ class SectionsPart(GameBase):
             pair = self.tag_pair("Note", raw, value, line, col)
             if comments:
                 pair = pair.model_copy(update={"comments": tuple(comments)})
-                self.tags[-1] = pair
+                self.tags[-1] = tag_item(pair)
             self.other_items(stray, pair)
             return
         latest = self.latest

@@ -57,10 +57,14 @@ def test_a_row_reads_exactly_as_the_tuple_of_its_pairs(
         assert row.name_index.get(name) == next(
             (i for i, p in enumerate(pairs) if p.name == name), None
         )
-    # a plain tag is kept as its value alone, any other as its pair
+    # a plain tag is kept as its value alone, a commented one as its value and comments,
+    # any other as its pair
     for item, pair in zip(row._items, pairs, strict=True):
         if pair.plain:
             assert type(item) is str and item == pair.value
+        elif pair.commented:
+            assert item == (pair.value, pair.comments) and type(item) is tuple
+            assert not pair.plain
         else:
             assert item is pair
     back = pickle.loads(pickle.dumps(row))
@@ -174,10 +178,12 @@ def test_a_pbn_board_keeps_its_plain_tags_as_values() -> None:
         "3NT", "S",
     )  # fmt: skip
     assert all(type(item) is str for item in items[:-1])
-    result = items[-1]
-    assert isinstance(result, TagPair) and result.value == "9"
-    assert [c.text for c in result.comments] == ["a comment"]
-    assert first.tag("Result") == "9" and first.tag_pair("Result") is result
+    result = items[-1]  # kept as its value and comments: no TagPair held
+    assert isinstance(result, tuple) and result[0] == "9"
+    assert [c.text for c in result[1]] == ["a comment"]
+    pair = first.tag_pair("Result")
+    assert first.tag("Result") == "9" and pair is not None and pair.comments == result[1]
+    assert pair == TagPair(name="Result", value="9", comments=result[1]) and pair.commented
     # the second game's Site is escaped: kept as its pair, with the value as written
     site = _tags(second)._items[1]
     assert isinstance(site, TagPair) and site.name == "Site"
