@@ -458,10 +458,10 @@ def _index(board: Board) -> dict[str, int]:
     """The board's tag index: its row's, or (tags a caller handed over unvalidated) that of
     their names, kept beside the tags it indexes (a copy with other tags never uses a stale
     one)."""
-    tags = board.__dict__["tags"]  # (one look-up: a model's attributes cost more)
+    fields = board.__dict__  # (one look-up: a model's attributes cost more than a dict's)
+    tags = fields["tags"]
     if type(tags) is Tags:
         return tags.name_index
-    fields = board.__dict__
     kept = fields.get("_tag_index")
     if kept is not None and kept[0] is tags:
         found: dict[str, int] = kept[1]

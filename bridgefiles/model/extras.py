@@ -151,6 +151,14 @@ class Extras(Row[Extra]):
         return (Extras, (self._texts, self._places))
 
 
+def extras_at(extras: Sequence[Extra], fmt: str, position: int) -> tuple[Extra, ...]:
+    """The extras of format ``fmt`` at ``position``, in order: off a row's packed places
+    (no other extra built), or a filter of any other sequence."""
+    if isinstance(extras, Extras):
+        return extras.at_position(fmt, position)
+    return tuple(e for e in extras if e.position == position and e.format == fmt)
+
+
 def _unpacked(place: int) -> int | None:
     return None if place == _NONE else place
 

@@ -52,25 +52,22 @@ class TagPair(BaseModel):
         return self.raw is not None and self.raw.startswith("#")
 
     @property
-    def commented(self) -> bool:
-        """A name, a value and the commentary after it, nothing else: what a :class:`Tags`
-        row keeps as a :data:`CommentedValue`."""
-        return (
-            bool(self.comments)
-            and self.raw is None
-            and not self.section
-            and self.line is None
-            and self.column is None
-            and not self.implied
-        )
-
-    @property
     def plain(self) -> bool:
         """A name and a value and nothing else: what a :class:`Tags` row keeps as its
         value alone (and :func:`shared_tag` gives back)."""
+        return not self.comments and self._value_alone()
+
+    @property
+    def commented(self) -> bool:
+        """A name, a value and the commentary after it, nothing else: what a :class:`Tags`
+        row keeps as a :data:`CommentedValue`."""
+        return bool(self.comments) and self._value_alone()
+
+    def _value_alone(self) -> bool:
+        """Nothing of its own but its name, value and comments: no raw form, section
+        data, place or inheritance."""
         return (
             self.raw is None
-            and not self.comments
             and not self.section
             and self.line is None
             and self.column is None
@@ -97,6 +94,13 @@ def tag_item(pair: TagPair) -> TagItem:
     if pair.commented:
         return (pair.value, pair.comments)
     return pair
+
+
+def item_value(item: TagItem) -> str:
+    """The value in use of a tag kept as ``item`` (see :data:`TagItem`)."""
+    if isinstance(item, str):
+        return item
+    return item[0] if isinstance(item, tuple) else item.value
 
 
 def _pair(name: str, item: TagItem) -> TagPair:
@@ -208,10 +212,7 @@ class Tags(Row[TagPair]):
 
     def value(self, i: int) -> str:
         """The value in use of the ``i``-th tag."""
-        item = self._items[i]
-        if isinstance(item, str):
-            return item
-        return item[0] if isinstance(item, tuple) else item.value
+        return item_value(self._items[i])
 
     def get(self, name: str) -> str | None:
         """The value in use of the first tag ``name`` (PBN 2.6), or None."""
@@ -232,8 +233,7 @@ class Tags(Row[TagPair]):
         return _pair(self._names[i], self._items[i])
 
     def __iter__(self) -> Iterator[TagPair]:
-        for name, item in zip(self._names, self._items, strict=True):
-            yield shared_tag(name, item) if isinstance(item, str) else _pair(name, item)
+        return map(_pair, self._names, self._items)  # (the same length: __init__ says)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Tags) and self._names is other._names and self._items == other._items:

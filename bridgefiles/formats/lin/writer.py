@@ -29,7 +29,7 @@ from bridgefiles.model.board import Board, Extra
 from bridgefiles.model.calls import Call, CallKind
 from bridgefiles.model.cards import SUITS_DESCENDING, Strain
 from bridgefiles.model.deal import Deal, Hand
-from bridgefiles.model.extras import Extras
+from bridgefiles.model.extras import extras_at
 from bridgefiles.model.seats import Seat
 
 _ROOM_LETTER = {"Open": "o", "Closed": "c"}
@@ -99,10 +99,7 @@ def _md_from_tag(text: str | None, dealer: Seat | None) -> str | None:
 
 def header_extras(board: Board) -> tuple[Extra, ...]:
     """The board's LIN extras from its vugraph header (a row builds only these)."""
-    extras = board.extras
-    if isinstance(extras, Extras):
-        return extras.at_position(FORMAT, HEADER_POSITION)
-    return tuple(e for e in extras if e.position == HEADER_POSITION and e.format == FORMAT)
+    return extras_at(board.extras, FORMAT, HEADER_POSITION)
 
 
 def _strain(board: Board) -> Strain | None:

@@ -86,7 +86,7 @@ class GameBase:
         self.offset = game.first_line - 1
         self.parse_text = game.text  # the text the grammar read (line ends made "\n")
         self.problems: list[Problem] = list(game.problems)
-        # each tag's value (a plain tag, model/tags.py) or its TagPair, and its name
+        # what the board's row keeps of each tag (model/tags.TagItem), and its name
         self.tags: list[TagItem] = []
         self.tag_names: list[str] = []
         self._tag_index: tuple[int, dict[str, int]] | None = None  # (EndPart.tag_index)

@@ -14,6 +14,7 @@ from bridgefiles.model.diagnostic import Severity
 from bridgefiles.model.fast import make
 from bridgefiles.model.play import Play
 from bridgefiles.model.positions import NO_POSITIONS, pack
+from bridgefiles.model.tags import item_value
 
 # The tags that must come before the Auction or the Play section (check_order).
 ORDERED = frozenset({"Dealer", "Deal", "Declarer", "Contract"})
@@ -79,12 +80,7 @@ class EndPart(GameBase):
     def tag_value(self, name: str) -> str | None:
         """The value in use of the game's first tag ``name``, or None."""
         at = self.tag_index().get(name)
-        if at is None:
-            return None
-        item = self.tags[at]
-        if isinstance(item, str):
-            return item
-        return item[0] if isinstance(item, tuple) else item.value
+        return None if at is None else item_value(self.tags[at])
 
     def add_implied(self) -> None:
         """The tags this game inherits from an earlier game's ``##`` and does not write."""
